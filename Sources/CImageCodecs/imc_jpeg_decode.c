@@ -1,0 +1,302 @@
+/* imc_jpeg_decode.c: libjpeg-turbo decoding behind imc_decoder.
+ *
+ * Why a shim: libjpeg reports errors by calling error_exit, which must not return; the only safe
+ * way out is a longjmp to a setjmp in C, so every libjpeg call sits in a function here. Warnings
+ * are counted instead of printed: a truncated or corrupt stream only *warns* in libjpeg, and a
+ * strict decode turns the warnings that mean lost pixels into errors. APP1/APP2 markers are read
+ * by our own processors so that a file full of markers cannot make libjpeg store them all.
+ */
+#include "imc_internal.h"
+
+#include <CJPEG/shim.h>
+#include <jerror.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MARKER_BUFFER_SIZE 65536
+
+struct imc_jpeg_session {
+  struct jpeg_decompress_struct cinfo;
+  struct jpeg_error_mgr errors;
+  struct jpeg_progress_mgr progress;
+  jmp_buf jump;
+  imc_status *status; /* where the current call reports */
+  int32_t lenient;
+  int32_t max_scans;
+  int created;
+  int exif_seen;
+  int cmyk_to_layout; /* output needs our CMYK conversion */
+  uint8_t *marker_buffer;
+  uint8_t *scratch; /* one CMYK row when converting */
+  imc_info *info;   /* the decoder's header facts, filled while markers are read */
+};
+
+static struct imc_jpeg_session *session_of(j_common_ptr cinfo) { return cinfo->client_data; }
+
+/* Stops the current libjpeg call with `code` and `message`. Never returns. */
+static void fail(struct imc_jpeg_session *session, int32_t code, const char *message) {
+  if (session->status->code == IMC_OK) imc_status_set(session->status, code, message);
+  longjmp(session->jump, 1);
+}
+
+static int32_t code_for_error(int msg_code) {
+  switch (msg_code) {
+  case JERR_BAD_PRECISION:
+  case JERR_SOF_UNSUPPORTED:
+  case JERR_NOT_COMPILED:
+  case JERR_CONVERSION_NOTIMPL:
+  case JERR_BAD_IN_COLORSPACE:
+  case JERR_NO_ARITH_TABLE:
+    return IMC_ERR_UNSUPPORTED;
+  case JERR_IMAGE_TOO_BIG:
+  case JERR_WIDTH_OVERFLOW:
+    return IMC_ERR_LIMIT;
+  case JERR_OUT_OF_MEMORY:
+    return IMC_ERR_NO_MEMORY;
+  case JERR_INPUT_EMPTY:
+  case JERR_INPUT_EOF:
+    return IMC_ERR_TRUNCATED;
+  default:
+    return IMC_ERR_CORRUPT;
+  }
+}
+
+static void on_error_exit(j_common_ptr cinfo) {
+  char message[JMSG_LENGTH_MAX];
+  cinfo->err->format_message(cinfo, message);
+  fail(session_of(cinfo), code_for_error(cinfo->err->msg_code), message);
+}
+
+/* Warnings that leave every pixel as the encoder wrote it. Any other warning means lost data. */
+static int harmless_warning(int msg_code) {
+  return msg_code == JWRN_EXTRANEOUS_DATA || msg_code == JWRN_ADOBE_XFORM || msg_code == JWRN_BOGUS_ICC ||
+         msg_code == JWRN_JFIF_MAJOR;
+}
+
+static void on_emit_message(j_common_ptr cinfo, int level) {
+  if (level >= 0) return; /* trace messages */
+  struct imc_jpeg_session *session = session_of(cinfo);
+  imc_status *status = session->status;
+  status->warnings++;
+  int msg_code = cinfo->err->msg_code;
+  if (harmless_warning(msg_code)) return;
+  status->lost_data_warnings++;
+  if (session->lenient) return;
+  char message[JMSG_LENGTH_MAX];
+  cinfo->err->format_message(cinfo, message);
+  int truncated = msg_code == JWRN_JPEG_EOF || msg_code == JWRN_HIT_MARKER;
+  fail(session, truncated ? IMC_ERR_TRUNCATED : IMC_ERR_CORRUPT, message);
+}
+
+static void on_output_message(j_common_ptr cinfo) { (void)cinfo; /* never print */ }
+
+static void on_progress(j_common_ptr cinfo) {
+  struct imc_jpeg_session *session = session_of(cinfo);
+  j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+  if (dinfo->input_scan_number > session->max_scans) {
+    char message[96];
+    snprintf(message, sizeof message, "JPEG has more than %d scans", session->max_scans);
+    fail(session, IMC_ERR_LIMIT, message);
+  }
+}
+
+/* Marker reading through the source manager (memory and stdio sources never suspend). */
+static int next_byte(j_decompress_ptr cinfo) {
+  struct jpeg_source_mgr *source = cinfo->src;
+  if (source->bytes_in_buffer == 0) source->fill_input_buffer(cinfo);
+  source->bytes_in_buffer--;
+  return *source->next_input_byte++;
+}
+
+static unsigned read_marker_length(j_decompress_ptr cinfo) {
+  unsigned high = (unsigned)next_byte(cinfo);
+  unsigned length = high << 8 | (unsigned)next_byte(cinfo);
+  return length >= 2 ? length - 2 : 0;
+}
+
+static size_t read_marker_bytes(j_decompress_ptr cinfo, uint8_t *out, size_t count) {
+  struct jpeg_source_mgr *source = cinfo->src;
+  size_t done = 0;
+  while (done < count) {
+    if (source->bytes_in_buffer == 0) source->fill_input_buffer(cinfo);
+    size_t take = count - done < source->bytes_in_buffer ? count - done : source->bytes_in_buffer;
+    memcpy(out + done, source->next_input_byte, take);
+    source->next_input_byte += take;
+    source->bytes_in_buffer -= take;
+    done += take;
+  }
+  return done;
+}
+
+static void skip_marker_bytes(j_decompress_ptr cinfo, long count) {
+  if (count > 0) cinfo->src->skip_input_data(cinfo, count);
+}
+
+/* APP1: the first "Exif" segment gives the orientation. */
+static boolean on_app1(j_decompress_ptr cinfo) {
+  struct imc_jpeg_session *session = session_of((j_common_ptr)cinfo);
+  unsigned length = read_marker_length(cinfo);
+  if (session->exif_seen || length < 14) {
+    skip_marker_bytes(cinfo, length);
+    return TRUE;
+  }
+  if (!session->marker_buffer) session->marker_buffer = malloc(MARKER_BUFFER_SIZE);
+  if (!session->marker_buffer) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
+  read_marker_bytes(cinfo, session->marker_buffer, length);
+  if (memcmp(session->marker_buffer, "Exif\0\0", 6) == 0) {
+    session->exif_seen = 1;
+    session->info->orientation = imc_exif_orientation(session->marker_buffer + 6, length - 6);
+  }
+  return TRUE;
+}
+
+/* APP2: only whether an ICC profile is present; the profile itself is skipped. */
+static boolean on_app2(j_decompress_ptr cinfo) {
+  struct imc_jpeg_session *session = session_of((j_common_ptr)cinfo);
+  unsigned length = read_marker_length(cinfo);
+  uint8_t head[12];
+  size_t take = length < sizeof head ? length : sizeof head;
+  read_marker_bytes(cinfo, head, take);
+  if (take == sizeof head && memcmp(head, "ICC_PROFILE\0", 12) == 0) session->info->has_icc = 1;
+  skip_marker_bytes(cinfo, (long)(length - take));
+  return TRUE;
+}
+
+/* Picks the output layout and libjpeg colour space for the request. */
+static int32_t choose_output(struct imc_jpeg_session *session, int32_t want, imc_status *status) {
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  int gray = cinfo->jpeg_color_space == JCS_GRAYSCALE && cinfo->num_components == 1;
+  int cmyk = (cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK) &&
+             cinfo->num_components == 4;
+  int color = cinfo->num_components == 3;
+  if (!gray && !cmyk && !color) {
+    imc_status_setf(status, IMC_ERR_UNSUPPORTED, "unsupported JPEG colour space (%d components)",
+                    cinfo->num_components);
+    return IMC_LAYOUT_NONE;
+  }
+  int32_t layout;
+  switch (want) {
+  case IMC_WANT_RGBA8: layout = IMC_LAYOUT_RGBA8; break;
+  case IMC_WANT_RGB8: layout = IMC_LAYOUT_RGB8; break;
+  case IMC_WANT_GRAY8: layout = IMC_LAYOUT_GRAY8; break;
+  default: layout = gray ? IMC_LAYOUT_GRAY8 : IMC_LAYOUT_RGB8; break;
+  }
+  if (cmyk) {
+    cinfo->out_color_space = JCS_CMYK;
+    session->cmyk_to_layout = 1;
+  } else if (layout == IMC_LAYOUT_GRAY8) {
+    cinfo->out_color_space = JCS_GRAYSCALE;
+  } else {
+    cinfo->out_color_space = layout == IMC_LAYOUT_RGBA8 ? JCS_EXT_RGBA : JCS_RGB;
+  }
+  return layout;
+}
+
+int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
+  struct imc_jpeg_session *session = calloc(1, sizeof *session);
+  if (!session) {
+    imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory");
+    return status->code;
+  }
+  decoder->jpeg = session;
+  session->status = status;
+  session->info = &decoder->info;
+  session->lenient = decoder->request.lenient;
+  session->max_scans = decoder->request.max_scans;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  cinfo->err = jpeg_std_error(&session->errors);
+  session->errors.error_exit = on_error_exit;
+  session->errors.emit_message = on_emit_message;
+  session->errors.output_message = on_output_message;
+  if (setjmp(session->jump)) return status->code;
+  jpeg_create_decompress(cinfo);
+  session->created = 1;
+  cinfo->client_data = session;
+  session->progress.progress_monitor = on_progress;
+  cinfo->progress = &session->progress;
+  if (decoder->source.file)
+    jpeg_stdio_src(cinfo, decoder->source.file);
+  else
+    jpeg_mem_src(cinfo, decoder->source.data, (unsigned long)decoder->source.length);
+  jpeg_set_marker_processor(cinfo, JPEG_APP0 + 1, on_app1);
+  jpeg_set_marker_processor(cinfo, JPEG_APP0 + 2, on_app2);
+  jpeg_read_header(cinfo, TRUE);
+
+  imc_info *info = &decoder->info;
+  info->format = IMC_FORMAT_JPEG;
+  info->width = cinfo->image_width;
+  info->height = cinfo->image_height;
+  info->color_type = cinfo->jpeg_color_space;
+  info->bit_depth = cinfo->data_precision;
+  info->components = cinfo->num_components;
+  info->interlaced = cinfo->progressive_mode ? 1 : 0;
+  info->arithmetic = cinfo->arith_code ? 1 : 0;
+  for (int i = 0; i < cinfo->num_components && i < 4; i++) {
+    info->h_sampling[i] = cinfo->comp_info[i].h_samp_factor;
+    info->v_sampling[i] = cinfo->comp_info[i].v_samp_factor;
+  }
+  if (imc_check_limits(&decoder->request, info->width, info->height, status)) return status->code;
+  info->output_layout = choose_output(session, decoder->request.want, status);
+  if (info->output_layout == IMC_LAYOUT_NONE) return status->code;
+  cinfo->dct_method = JDCT_ISLOW;
+  cinfo->scale_num = (unsigned)decoder->request.scale_eighths;
+  cinfo->scale_denom = 8;
+  jpeg_calc_output_dimensions(cinfo);
+  info->output_width = cinfo->output_width;
+  info->output_height = cinfo->output_height;
+  return IMC_OK;
+}
+
+/* Adobe-inverted CMYK (as libjpeg returns it) to the output layout: R = C*K/255, rounded. */
+static void convert_cmyk_row(const uint8_t *cmyk, uint8_t *out, uint32_t width, int32_t layout) {
+  for (uint32_t x = 0; x < width; x++, cmyk += 4) {
+    unsigned k = cmyk[3];
+    uint8_t r = (uint8_t)((cmyk[0] * k + 127) / 255);
+    uint8_t g = (uint8_t)((cmyk[1] * k + 127) / 255);
+    uint8_t b = (uint8_t)((cmyk[2] * k + 127) / 255);
+    switch (layout) {
+    case IMC_LAYOUT_GRAY8: *out++ = (uint8_t)((r * 19595u + g * 38470u + b * 7471u + 32768u) >> 16); break;
+    case IMC_LAYOUT_RGBA8: *out++ = r; *out++ = g; *out++ = b; *out++ = 255; break;
+    default: *out++ = r; *out++ = g; *out++ = b; break;
+    }
+  }
+}
+
+int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  session->status = status;
+  if (setjmp(session->jump)) return status->code;
+  jpeg_start_decompress(cinfo);
+  uint32_t width = cinfo->output_width;
+  if (session->cmyk_to_layout) {
+    session->scratch = malloc((size_t)width * 4);
+    if (!session->scratch) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
+    while (cinfo->output_scanline < cinfo->output_height) {
+      uint8_t *out = pixels + (size_t)cinfo->output_scanline * row_bytes;
+      JSAMPROW row = session->scratch;
+      jpeg_read_scanlines(cinfo, &row, 1);
+      convert_cmyk_row(session->scratch, out, width, decoder->info.output_layout);
+    }
+  } else {
+    JSAMPROW rows[16];
+    while (cinfo->output_scanline < cinfo->output_height) {
+      unsigned first = cinfo->output_scanline, count = cinfo->output_height - first;
+      if (count > 16) count = 16;
+      for (unsigned i = 0; i < count; i++) rows[i] = pixels + (size_t)(first + i) * row_bytes;
+      jpeg_read_scanlines(cinfo, rows, count);
+    }
+  }
+  jpeg_finish_decompress(cinfo);
+  return IMC_OK;
+}
+
+void imc_jpeg_close(imc_decoder *decoder) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  if (session->created) jpeg_destroy_decompress(&session->cinfo);
+  free(session->marker_buffer);
+  free(session->scratch);
+  free(session);
+  decoder->jpeg = NULL;
+}

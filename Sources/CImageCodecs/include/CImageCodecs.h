@@ -1,0 +1,150 @@
+/* CImageCodecs: the C boundary of imgfetch.
+ *
+ * Every libpng and libjpeg session, every setjmp/longjmp and every library callback lives behind
+ * this header. Swift sees plain structs, status codes and byte buffers: it allocates the pixel
+ * buffer, C fills it. Nothing here prints, exits or aborts. All symbols carry the `imc_` prefix.
+ */
+#ifndef IMC_CODECS_H
+#define IMC_CODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Container formats, found from the magic bytes. */
+enum {
+  IMC_FORMAT_UNKNOWN = 0,
+  IMC_FORMAT_PNG = 1,
+  IMC_FORMAT_JPEG = 2,
+};
+
+/* Outcome of a call. IMC_OK is zero; everything else is a reason to stop. */
+enum {
+  IMC_OK = 0,
+  IMC_ERR_NOT_IMAGE = 1,   /* magic bytes are neither PNG nor JPEG, or the file is empty */
+  IMC_ERR_CORRUPT = 2,     /* damaged data: CRC, zlib, Huffman, markers, missing pixel data */
+  IMC_ERR_TRUNCATED = 3,   /* the data ends before the image does */
+  IMC_ERR_UNSUPPORTED = 4, /* a valid file using a feature we do not decode (12-bit, lossless JPEG) */
+  IMC_ERR_LIMIT = 5,       /* larger than the caller's limits (pixels, dimensions, scans) */
+  IMC_ERR_NO_MEMORY = 6,   /* an allocation inside the libraries failed */
+  IMC_ERR_IO = 7,          /* the file could not be opened or read */
+  IMC_ERR_ARGUMENT = 8,    /* the caller passed something unusable (buffer too small, bad layout) */
+};
+
+/* Pixel layouts; the numbers are shared with the Swift `PixelFormat`. 16-bit samples are host-endian. */
+enum {
+  IMC_LAYOUT_NONE = 0,
+  IMC_LAYOUT_GRAY8 = 1,
+  IMC_LAYOUT_GRAYALPHA8 = 2,
+  IMC_LAYOUT_RGB8 = 3,
+  IMC_LAYOUT_RGBA8 = 4,
+  IMC_LAYOUT_GRAY16 = 5,
+  IMC_LAYOUT_GRAYALPHA16 = 6,
+  IMC_LAYOUT_RGB16 = 7,
+  IMC_LAYOUT_RGBA16 = 8,
+};
+
+/* What the caller wants the decoder to produce. */
+enum {
+  IMC_WANT_SOURCE = 0, /* the source's channels, 8-bit */
+  IMC_WANT_NATIVE = 1, /* the source's channels and depth (16-bit kept) */
+  IMC_WANT_RGBA8 = 2,
+  IMC_WANT_RGB8 = 3,
+  IMC_WANT_GRAY8 = 4,
+};
+
+/* JPEG coding processes, as far as they are known from the frame header. */
+enum {
+  IMC_JPEG_SEQUENTIAL = 0,
+  IMC_JPEG_PROGRESSIVE = 1,
+};
+
+/* The result of a call: a code, a message (from the library when it has one) and warning counts. */
+typedef struct {
+  int32_t code;
+  int32_t warnings;           /* every warning the library raised */
+  int32_t lost_data_warnings; /* warnings that mean pixels were lost or invented */
+  char message[200];
+} imc_status;
+
+/* Decoding request and limits. Zero means "use the default" for the limits. */
+typedef struct {
+  int32_t want;          /* IMC_WANT_* */
+  int32_t scale_eighths; /* JPEG DCT scaling: output is scale_eighths/8 of the source (1...16), 0 = 8 */
+  int32_t lenient;       /* nonzero: warnings that mean lost data do not fail the decode */
+  int32_t max_scans;     /* JPEG progressive scan limit */
+  uint32_t max_width;
+  uint32_t max_height;
+  uint64_t max_pixels;
+  uint64_t max_chunk_bytes; /* PNG: largest ancillary chunk (decompressed) libpng may allocate */
+} imc_request;
+
+/* What the header says, and what the decoder will produce. */
+typedef struct {
+  int32_t format;
+  uint32_t width;  /* stored size, before orientation */
+  uint32_t height;
+  uint32_t output_width; /* after DCT scaling */
+  uint32_t output_height;
+  int32_t output_layout; /* IMC_LAYOUT_* */
+  int32_t color_type;    /* PNG: IHDR colour type; JPEG: J_COLOR_SPACE of the stream */
+  int32_t bit_depth;     /* PNG: bits per sample; JPEG: data precision */
+  int32_t components;    /* channels in the stream */
+  int32_t interlaced;    /* PNG: Adam7; JPEG: progressive */
+  int32_t arithmetic;    /* JPEG: arithmetic entropy coding */
+  int32_t h_sampling[4]; /* JPEG: sampling factors per component */
+  int32_t v_sampling[4];
+  int32_t has_transparency; /* PNG: alpha channel or tRNS chunk */
+  int32_t has_icc;
+  int32_t orientation; /* EXIF orientation 1...8; 0 when absent or undefined */
+} imc_info;
+
+typedef struct imc_decoder imc_decoder;
+
+/* Opens a decoder over bytes in memory (which must outlive it) or over a file. Reads the header and
+ * applies the limits, allocating no pixel memory. Returns NULL and fills `status` on failure. */
+imc_decoder *imc_decoder_open_memory(const uint8_t *data, size_t length, const imc_request *request,
+                                     imc_info *info, imc_status *status);
+imc_decoder *imc_decoder_open_file(const char *path, const imc_request *request, imc_info *info,
+                                   imc_status *status);
+
+/* Decodes every pixel into `pixels` (row_bytes apart, `capacity` bytes in all), in the layout the
+ * open call reported. Returns IMC_OK or the status code. A decoder reads once. */
+int32_t imc_decoder_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, size_t capacity,
+                         imc_status *status);
+
+/* Releases the decoder and closes its file. NULL is allowed. */
+void imc_decoder_close(imc_decoder *decoder);
+
+/* Bytes per pixel of a layout, 0 for an unknown one. */
+size_t imc_layout_bytes_per_pixel(int32_t layout);
+
+/* The format named by the first bytes: IMC_FORMAT_PNG, IMC_FORMAT_JPEG or IMC_FORMAT_UNKNOWN. */
+int32_t imc_sniff(const uint8_t *data, size_t length);
+
+/* EXIF orientation (1...8) from a TIFF structure (what follows "Exif\0\0"); 0 if absent or invalid. */
+int32_t imc_exif_orientation(const uint8_t *tiff, size_t length);
+
+/* Encoding. The result is a malloc'd buffer the caller releases with imc_buffer_free. */
+typedef struct {
+  uint8_t *data;
+  size_t length;
+} imc_buffer;
+
+typedef struct {
+  int32_t quality;     /* 1...100 */
+  int32_t progressive; /* nonzero: progressive scans */
+  int32_t optimize;    /* nonzero: optimized Huffman tables */
+} imc_jpeg_options;
+
+/* Encodes gray8, rgb8 or rgba8/grayAlpha8 (alpha ignored) pixels as JPEG. */
+int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
+                        int32_t layout, const imc_jpeg_options *options, imc_buffer *out,
+                        imc_status *status);
+
+/* Encodes pixels of any IMC_LAYOUT_* as PNG with zlib `level` (0...9). */
+int32_t imc_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
+                       int32_t layout, int32_t level, imc_buffer *out, imc_status *status);
+
+void imc_buffer_free(imc_buffer *buffer);
+
+#endif

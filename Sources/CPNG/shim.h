@@ -1,0 +1,2 @@
+// The libpng headers, found through pkg-config (`libpng`, Debian package libpng-dev).
+#include <png.h>

@@ -1,0 +1,63 @@
+internal import CImageCodecs
+
+/// The memory layout of one pixel in an ``Image``.
+///
+/// Channels are interleaved in the order the name gives (`rgba8` is R, G, B, A). 8-bit formats use
+/// one byte per channel; 16-bit formats use one host-endian `UInt16` per channel. Alpha, where
+/// present, is straight (not premultiplied).
+public enum PixelFormat: Int, Sendable, CaseIterable, CustomStringConvertible {
+  /// One 8-bit gray channel.
+  case gray8 = 1
+  /// 8-bit gray, then 8-bit alpha.
+  case grayAlpha8 = 2
+  /// 8-bit red, green, blue.
+  case rgb8 = 3
+  /// 8-bit red, green, blue, alpha.
+  case rgba8 = 4
+  /// One 16-bit gray channel.
+  case gray16 = 5
+  /// 16-bit gray, then 16-bit alpha.
+  case grayAlpha16 = 6
+  /// 16-bit red, green, blue.
+  case rgb16 = 7
+  /// 16-bit red, green, blue, alpha.
+  case rgba16 = 8
+
+  /// The number of interleaved channels.
+  public var channelCount: Int {
+    switch self {
+    case .gray8, .gray16: 1
+    case .grayAlpha8, .grayAlpha16: 2
+    case .rgb8, .rgb16: 3
+    case .rgba8, .rgba16: 4
+    }
+  }
+
+  /// Bytes per channel sample: 1 or 2.
+  public var bytesPerSample: Int { rawValue >= PixelFormat.gray16.rawValue ? 2 : 1 }
+
+  /// Bytes per pixel: channels times bytes per sample.
+  public var bytesPerPixel: Int { channelCount * bytesPerSample }
+
+  /// Whether the last channel is alpha.
+  public var hasAlpha: Bool { channelCount == 2 || channelCount == 4 }
+
+  /// Whether the format has colour channels (as opposed to gray).
+  public var isColor: Bool { channelCount >= 3 }
+
+  /// The lower-case name used by the command line (`rgba8`, `gray16`, …).
+  public var description: String {
+    switch self {
+    case .gray8: "gray8"
+    case .grayAlpha8: "grayAlpha8"
+    case .rgb8: "rgb8"
+    case .rgba8: "rgba8"
+    case .gray16: "gray16"
+    case .grayAlpha16: "grayAlpha16"
+    case .rgb16: "rgb16"
+    case .rgba16: "rgba16"
+    }
+  }
+
+  init?(layout: Int32) { self.init(rawValue: Int(layout)) }
+}
