@@ -20,9 +20,10 @@ let package = Package(
       name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"],
       cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs"]),
-    .executableTarget(name: "imgfetch", dependencies: ["ImageCodecs"]),
+    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs"]),
+    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
-    .testTarget(name: "CLITests", dependencies: ["imgfetch"]),
+    .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,7 @@
  */
 #include "imc_internal.h"
 
-#include <CPNG/shim.h>
+#include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
