@@ -22,8 +22,13 @@ let package = Package(
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs"]),
     .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs"]),
     .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
-    .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
-    .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch"]),
+    // Fixture paths, reference hashes and process helpers shared by the test targets.
+    // Optimised even in debug builds: hashing megapixel images in -Onone takes seconds.
+    .target(
+      name: "FixtureSupport", path: "Tests/FixtureSupport",
+      swiftSettings: [.unsafeFlags(["-O"])]),
+    .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch", "FixtureSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
