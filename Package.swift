@@ -29,6 +29,16 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-O"])]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
     .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch", "FixtureSupport"]),
+    // The decode-throughput harness (benchmarks/README.md): imgbench, the C ceiling it runs beside
+    // imgfetch's decoders in the same process (same -O2 as CImageCodecs), and the CI smoke test.
+    .target(
+      name: "BenchBaseline", dependencies: ["CPNG", "CJPEG"], path: "benchmarks/cbaseline",
+      cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]),
+    .executableTarget(
+      name: "imgbench", dependencies: ["ImageCodecs", "BenchBaseline"], path: "benchmarks/imgbench"),
+    .testTarget(
+      name: "BenchmarkSmokeTests", dependencies: ["imgbench", "FixtureSupport"],
+      path: "benchmarks/BenchmarkSmokeTests"),
   ],
   swiftLanguageModes: [.v6]
 )
