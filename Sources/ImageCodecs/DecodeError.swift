@@ -53,7 +53,7 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     case .corrupt: return "corrupt \(name)"
     case .truncated: return "truncated \(name)"
     case .unsupported: return "unsupported \(name)"
-    case .limitExceeded: return "\(name) too large"
+    case .limitExceeded: return "\(name) over a decode limit"
     case .outOfMemory: return "out of memory decoding \(name)"
     case .io: return "cannot read file"
     case .invalidArgument: return "invalid decode request"

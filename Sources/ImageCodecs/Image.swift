@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 /// A decoded image: a pixel buffer with its size, pixel format and EXIF orientation.

@@ -73,7 +73,9 @@ public enum ImageDecoder {
   ///   - image: Receives the result. After a throw its pixels are unspecified (size and format may
   ///     already be the new ones); do not display it.
   /// - Throws: ``DecodeError`` as ``decode(_:options:)`` does.
-  public static func decode(_ bytes: some ContiguousBytes, options: DecodeOptions = DecodeOptions(), into image: inout Image)
+  public static func decode(
+    _ bytes: some ContiguousBytes, options: DecodeOptions = DecodeOptions(), into image: inout Image
+  )
     throws(DecodeError)
   {
     var slot: Image? = image

@@ -58,7 +58,8 @@ public enum ImageEncoder {
           quality: Int32(clamping: quality), progressive: progressive ? 1 : 0, optimize: 1)
         return imc_jpeg_encode(pixels, width, height, image.bytesPerRow, layout, &options, &buffer, &status)
       case .png(let level):
-        return imc_png_encode(pixels, width, height, image.bytesPerRow, layout, Int32(clamping: level), &buffer, &status)
+        return imc_png_encode(
+          pixels, width, height, image.bytesPerRow, layout, Int32(clamping: level), &buffer, &status)
       }
     }
     defer { imc_buffer_free(&buffer) }

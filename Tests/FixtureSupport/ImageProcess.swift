@@ -20,7 +20,8 @@ public struct ProcessResult: Sendable {
 ///   - environment: Extra environment variables.
 /// - Returns: Exit status and output.
 public func runImgfetch(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-  try runProcess(Fixtures.productsDirectory.appendingPathComponent("imgfetch").path, arguments, environment: environment)
+  try runProcess(
+    Fixtures.productsDirectory.appendingPathComponent("imgfetch").path, arguments, environment: environment)
 }
 
 /// Runs an executable and collects its output (both pipes drained concurrently).

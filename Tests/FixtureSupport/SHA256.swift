@@ -28,7 +28,8 @@ public enum SHA256 {
     var w = [UInt32](repeating: 0, count: 64)
     func compress(_ block: UnsafeRawBufferPointer) {
       for i in 0..<16 {
-        w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
+        w[i] =
+          UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
           | UInt32(block[i * 4 + 3])
       }
       for i in 16..<64 {
@@ -46,7 +47,14 @@ public enum SHA256 {
         let t2 = s0 &+ majority
         (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
       }
-      h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
+      h[0] &+= a
+      h[1] &+= b
+      h[2] &+= c
+      h[3] &+= d
+      h[4] &+= e
+      h[5] &+= f
+      h[6] &+= g
+      h[7] &+= hh
     }
     var offset = 0
     while offset + 64 <= length {

@@ -45,3 +45,30 @@ import Testing
     #expect(try ImageDecoder.decode(contentsOf: Self.path("png-named.jpg")) == Self.clean())
   }
 }
+
+/// Progressive JPEGs with absurd scan counts (`Fixtures/hostile/make_scan_bomb.sh`).
+@Suite struct ScanLimitTests {
+  static func path(_ name: String) -> String { Fixtures.root.appendingPathComponent("Fixtures/hostile/\(name)").path }
+
+  @Test func manyValidScansDecodeToTheSamePixels() throws {
+    let image = try ImageDecoder.decode(contentsOf: Self.path("scans-99.jpg"))
+    #expect(image == (try ImageDecoder.decode(contentsOf: Fixtures.image("testorig.jpg"))))
+  }
+
+  @Test func scanLimitIsConfigurable() {
+    let options = DecodeOptions(limits: DecodeLimits(maxJPEGScans: 50))
+    let error = #expect(throws: DecodeError.self) {
+      try ImageDecoder.decode(contentsOf: Self.path("scans-99.jpg"), options: options)
+    }
+    #expect(error?.kind == .limitExceeded)
+    #expect(error?.message == "JPEG has more than 50 scans")
+  }
+
+  @Test(arguments: [Strictness.strict, .lenient])
+  func thousandsOfScansAreRefused(_ strictness: Strictness) {
+    let error = #expect(throws: DecodeError.self) {
+      try ImageDecoder.decode(contentsOf: Self.path("scans-2000.jpg"), options: DecodeOptions(strictness: strictness))
+    }
+    #expect(error?.kind == .limitExceeded)
+  }
+}
