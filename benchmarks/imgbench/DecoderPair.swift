@@ -43,7 +43,9 @@ final class DecoderPair {
   }
 
   /// Decodes once on `side` as `kase` says, dropping a fresh result before returning, so that the
-  /// release of a fresh buffer is part of the timed work on both sides.
+  /// release of a fresh buffer is part of the timed work on both sides. Never inlined, so that a
+  /// profiler can count exactly this call (`callgrind --toggle-collect='*DecoderPairC6decode*'`).
+  @inline(never)
   func decode(_ side: Side, _ kase: DecodeCase) throws {
     switch (side, kase.isFresh) {
     case (.swift, true): _ = try ImageDecoder.decode(bytes, options: options(kase))
