@@ -49,13 +49,17 @@ struct FileBenchmark {
     }
 
     let results = cases.map { kase in
-      let swift = Timing(samples["\(kase.rawValue)/swift"] ?? [], megapixels: megapixels)
-      let c = Timing(samples["\(kase.rawValue)/c"] ?? [], megapixels: megapixels)
+      let swiftSamples = samples["\(kase.rawValue)/swift"] ?? []
+      let cSamples = samples["\(kase.rawValue)/c"] ?? []
+      let swift = Timing(swiftSamples, megapixels: megapixels)
+      let c = Timing(cSamples, megapixels: megapixels)
+      let paired = zip(swiftSamples, cSamples).map { Timing.ratio($1.wall, $0.wall) }.sorted()
       let check = checks[kase]!
       return CaseResult(
         name: kase, outputWidth: check.width, outputHeight: check.height, pixelsMatch: check.same,
         swift: swift, c: c, ratio: Timing.ratio(swift.megapixelsPerSecond, c.megapixelsPerSecond),
-        cpuRatio: Timing.ratio(swift.cpuMegapixelsPerSecond, c.cpuMegapixelsPerSecond))
+        cpuRatio: Timing.ratio(swift.cpuMegapixelsPerSecond, c.cpuMegapixelsPerSecond),
+        pairedRatio: Timing.median(paired))
     }
     // Peak RSS per side comes from child processes, after the timing, so it cannot disturb it.
     return FileResult(

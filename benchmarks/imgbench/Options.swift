@@ -4,7 +4,7 @@ import Foundation
 struct Options {
   var files: [String] = []
   var corpus: String?
-  var iterations = 7
+  var iterations = 9
   var warmup = 1
   var json = false
   var smoke = false
@@ -21,7 +21,7 @@ struct Options {
     libraries, alternating them, and prints megapixels per second and the ratio imgfetch / C.
       FILE...          images to decode (default: every .jpg/.png in the corpus)
       --corpus DIR     the corpus directory (default: ../shared/bench/corpus beside the repository)
-      --iterations N   timed decodes per file, case and side (default 7)
+      --iterations N   timed decodes per file, case and side (default 9)
       --warmup N       untimed rounds first (default 1)
       --case NAME      only this case (repeatable): full-fresh, full-reused, scale-1/2, scale-1/4, scale-1/8
       --side swift|c   only imgfetch or only the C baseline (for profiling; no ratios)

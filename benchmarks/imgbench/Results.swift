@@ -63,6 +63,9 @@ struct CaseResult: Codable {
   var ratio: Double
   /// The same at the median thread CPU time.
   var cpuRatio: Double
+  /// The median over rounds of C time over imgfetch time within the round: each pair ran close
+  /// together, so a burst of load from other processes hits both; the steadiest estimate here.
+  var pairedRatio: Double
 }
 
 /// Totals for a group of files and one case: total megapixels over the sum of median times.

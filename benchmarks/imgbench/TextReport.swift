@@ -8,7 +8,7 @@ enum TextReport {
       "\(run.libraries); \(run.iterations) timed runs per side after \(run.warmup) warm-up round(s); "
         + "MP/s of source pixels at the median wall time (min-max)",
       "",
-      row("file", "case", "imgfetch MP/s", "C MP/s", "ratio", "cpu", "faults S/C"),
+      row("file", "case", "imgfetch MP/s", "C MP/s", "ratio", "cpu", "paired", "faults S/C"),
     ]
     for file in run.files {
       for result in file.cases {
@@ -16,20 +16,20 @@ enum TextReport {
           row(
             file.file, result.name.rawValue + (result.pixelsMatch ? "" : " PIXELS DIFFER"),
             spread(result.swift), spread(result.c), fixed(result.ratio), fixed(result.cpuRatio),
-            "\(result.swift.minorFaults)/\(result.c.minorFaults)"))
+            fixed(result.pairedRatio), "\(result.swift.minorFaults)/\(result.c.minorFaults)"))
       }
       let rss = [file.swiftPeakRSSMiB, file.cPeakRSSMiB].map { $0.map { fixed($0, 1) } ?? "?" }
       lines.append(
         "  \(file.width)x\(file.height) \(file.coding) \(file.detail) -> \(file.outputFormat); "
           + "peak RSS of a one-decode process: imgfetch \(rss[0]) MiB, C \(rss[1]) MiB")
     }
-    lines += ["", row("group", "case", "imgfetch MP/s", "C MP/s", "ratio", "cpu", "to ceiling")]
+    lines += ["", row("group", "case", "imgfetch MP/s", "C MP/s", "ratio", "cpu", "", "to ceiling")]
     for total in run.aggregates {
       lines.append(
         row(
           "\(total.group) (\(total.files))", total.name.rawValue,
           fixed(total.swiftMegapixelsPerSecond, 1),
-          fixed(total.cMegapixelsPerSecond, 1), fixed(total.ratio), fixed(total.cpuRatio),
+          fixed(total.cMegapixelsPerSecond, 1), fixed(total.ratio), fixed(total.cpuRatio), "",
           total.ratioToReusedCeiling.map { fixed($0) } ?? ""))
     }
     lines.append("")
@@ -43,7 +43,7 @@ enum TextReport {
   }
 
   private static func row(_ columns: String...) -> String {
-    let widths = [42, 18, 24, 24, 6, 6, 12]
+    let widths = [42, 18, 24, 24, 6, 6, 6, 12]
     return zip(columns, widths).map {
       $0.padding(toLength: max($1, $0.count), withPad: " ", startingAt: 0)
     }
