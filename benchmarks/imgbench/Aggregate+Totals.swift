@@ -43,11 +43,15 @@ extension Aggregate {
     let c = rate { $0.c.medianMs }
     let swiftCPU = rate { $0.swift.cpuMedianMs }
     let cCPU = rate { $0.c.cpuMedianMs }
+    let rounds = rows.map { min($0.1.swift.wallMs.count, $0.1.c.wallMs.count) }.min() ?? 0
+    let paired = (0..<rounds).map { round in
+      Timing.ratio(rows.reduce(0) { $0 + $1.1.c.wallMs[round] }, rows.reduce(0) { $0 + $1.1.swift.wallMs[round] })
+    }
     return Aggregate(
-      group: group, name: kase, files: rows.count, megapixels: megapixels,
-      swiftMegapixelsPerSecond: swift,
+      group: group, name: kase, files: rows.count, megapixels: megapixels, swiftMegapixelsPerSecond: swift,
       cMegapixelsPerSecond: c, ratio: Timing.ratio(swift, c), swiftCPUMegapixelsPerSecond: swiftCPU,
       cCPUMegapixelsPerSecond: cCPU, cpuRatio: Timing.ratio(swiftCPU, cCPU),
+      pairedRatio: Timing.median(paired.sorted()),
       ratioToReusedCeiling: nil)
   }
 }

@@ -81,6 +81,9 @@ struct Aggregate: Codable {
   var swiftCPUMegapixelsPerSecond: Double
   var cCPUMegapixelsPerSecond: Double
   var cpuRatio: Double
+  /// Median over rounds of the round's total C time over its total imgfetch time (see
+  /// ``CaseResult/pairedRatio``).
+  var pairedRatio: Double
   /// For the fresh case: imgfetch over the C ceiling with a *reused* buffer, as the target is set.
   var ratioToReusedCeiling: Double?
 }

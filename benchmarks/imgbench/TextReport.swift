@@ -23,13 +23,13 @@ enum TextReport {
         "  \(file.width)x\(file.height) \(file.coding) \(file.detail) -> \(file.outputFormat); "
           + "peak RSS of a one-decode process: imgfetch \(rss[0]) MiB, C \(rss[1]) MiB")
     }
-    lines += ["", row("group", "case", "imgfetch MP/s", "C MP/s", "ratio", "cpu", "", "to ceiling")]
+    lines += ["", row("group", "case", "imgfetch MP/s", "C MP/s", "ratio", "cpu", "paired", "to ceiling")]
     for total in run.aggregates {
       lines.append(
         row(
           "\(total.group) (\(total.files))", total.name.rawValue,
           fixed(total.swiftMegapixelsPerSecond, 1),
-          fixed(total.cMegapixelsPerSecond, 1), fixed(total.ratio), fixed(total.cpuRatio), "",
+          fixed(total.cMegapixelsPerSecond, 1), fixed(total.ratio), fixed(total.cpuRatio), fixed(total.pairedRatio),
           total.ratioToReusedCeiling.map { fixed($0) } ?? ""))
     }
     lines.append("")

@@ -17,9 +17,12 @@ struct Timing: Codable {
   var cpuMegapixelsPerSecond: Double
   /// Median minor page faults per decode.
   var minorFaults: Int
+  /// Every wall time, milliseconds, in the order of the rounds (for paired ratios).
+  var wallMs: [Double]
 
   /// Summarises samples of decodes of an image of `megapixels` source megapixels.
   init(_ samples: [Meter.Sample], megapixels: Double) {
+    wallMs = samples.map { $0.wall * 1e3 }
     let wall = samples.map(\.wall).sorted()
     runs = samples.count
     medianMs = Timing.median(wall) * 1e3
