@@ -5,7 +5,7 @@ import ImageCodecs
 /// One file's bytes, decoded on demand by imgfetch or by the C baseline, with the buffers that the
 /// reused-buffer cases keep between decodes. The file is read once; both sides decode from memory.
 final class DecoderPair {
-  /// The state a reused-buffer case keeps between decodes, one per case and side.
+  /// What a reused-buffer case keeps between decodes: imgfetch's Image and the C side's buffer.
   final class Slot {
     var image = Image(width: 1, height: 1, pixelFormat: .gray8)
     var output = cbl_output()

@@ -12,8 +12,8 @@ struct FileBenchmark {
   /// The sides to run; both when empty.
   let sides: Set<Side>
 
-  /// Reads the file once, checks both sides agree on every pixel, warms up,
-  /// then times `iterations` rounds. Each round runs every (case, side) pair once, starting one
+  /// Reads the file once, checks both sides agree on every pixel, warms up, then times
+  /// `iterations` rounds. Each round runs every (case, side) pair once, starting one
   /// pair later than the round before, so no pair always runs first or right after another.
   func run() throws -> FileResult {
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -64,8 +64,7 @@ struct FileBenchmark {
     // Peak RSS per side comes from child processes, after the timing, so it cannot disturb it.
     return FileResult(
       file: URL(fileURLWithPath: path).lastPathComponent, format: header.format.rawValue,
-      coding: FileBenchmark.coding(header), detail: FileBenchmark.detail(header),
-      width: header.width,
+      coding: FileBenchmark.coding(header), detail: FileBenchmark.detail(header), width: header.width,
       height: header.height, megapixels: megapixels, outputFormat: outputFormat,
       swiftPeakRSSMiB: PeakMemory.measure(.swift, path: path),
       cPeakRSSMiB: PeakMemory.measure(.c, path: path),
