@@ -23,32 +23,58 @@ enum ImageMetrics {
 
   /// Downscales by exact area averaging (each output pixel is the mean of the source area it
   /// covers, fractional pixels weighted by coverage), in double precision: a simple, independent
-  /// reference. Ignores alpha semantics (use on opaque images).
+  /// reference. Separable: rows first, then columns. Ignores alpha semantics (use on opaque images).
   static func areaDownscale(_ image: Image, width: Int, height: Int) -> Image {
     let channels = image.pixelFormat.channelCount
-    let source = image.bytes
-    let sx = Double(image.width) / Double(width)
-    let sy = Double(image.height) / Double(height)
-    var out = [UInt8](repeating: 0, count: width * height * channels)
-    for oy in 0..<height {
-      let y0 = Double(oy) * sy
-      let y1 = y0 + sy
-      for ox in 0..<width {
-        let x0 = Double(ox) * sx
-        let x1 = x0 + sx
-        var sums = [Double](repeating: 0, count: channels)
-        var total = 0.0
-        for iy in Int(y0)..<min(image.height, Int(y1.rounded(.up))) {
-          let wy = min(y1, Double(iy + 1)) - max(y0, Double(iy))
-          for ix in Int(x0)..<min(image.width, Int(x1.rounded(.up))) {
-            let w = wy * (min(x1, Double(ix + 1)) - max(x0, Double(ix)))
-            for c in 0..<channels { sums[c] += w * Double(source[(iy * image.width + ix) * channels + c]) }
-            total += w
+    let columns = Coverage(input: image.width, output: width)
+    let rows = Coverage(input: image.height, output: height)
+    let rowLength = width * channels
+    var horizontal = [Double](repeating: 0, count: image.height * rowLength)
+    image.withUnsafeBytes { input in
+      horizontal.withUnsafeMutableBufferPointer { output in
+        for y in 0..<image.height {
+          let inRow = y * image.width * channels
+          for x in 0..<width {
+            for k in columns.taps(x) {
+              let weight = columns.weights[k]
+              let from = inRow + columns.indices[k] * channels
+              for c in 0..<channels { output[y * rowLength + x * channels + c] += weight * Double(input[from + c]) }
+            }
           }
         }
-        for c in 0..<channels { out[(oy * width + ox) * channels + c] = UInt8((sums[c] / total).rounded()) }
+      }
+    }
+    var out = [UInt8](repeating: 0, count: height * rowLength)
+    for y in 0..<height {
+      for i in 0..<rowLength {
+        var sum = 0.0
+        for k in rows.taps(y) { sum += rows.weights[k] * horizontal[rows.indices[k] * rowLength + i] }
+        out[y * rowLength + i] = UInt8(max(0, min(255, sum.rounded())))
       }
     }
     return Image(width: width, height: height, pixelFormat: image.pixelFormat, bytes: out)!
+  }
+
+  /// For each output pixel, the input pixels it covers and their share of it (summing to 1), flat.
+  struct Coverage {
+    var indices: [Int] = []
+    var weights: [Double] = []
+    var firsts: [Int] = []
+
+    init(input: Int, output: Int) {
+      let scale = Double(input) / Double(output)
+      for o in 0..<output {
+        firsts.append(indices.count)
+        let start = Double(o) * scale
+        let end = start + scale
+        for i in Int(start)..<min(input, Int(end.rounded(.up))) {
+          indices.append(i)
+          weights.append((min(end, Double(i + 1)) - max(start, Double(i))) / scale)
+        }
+      }
+      firsts.append(indices.count)
+    }
+
+    func taps(_ output: Int) -> Range<Int> { firsts[output]..<firsts[output + 1] }
   }
 }
