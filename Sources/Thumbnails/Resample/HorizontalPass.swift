@@ -1,138 +1,91 @@
-/// The horizontal half of the separable resize: each output pixel is a weighted sum of
-/// neighbouring pixels of the same intermediate row. Specialised per channel count so nothing is
-/// generic at run time: three and four channels filter a whole pixel per vector operation, one
-/// and two channels unroll their channels.
+/// The horizontal half of the separable resize: each output column is a weighted sum of
+/// neighbouring intermediate columns. Because the intermediate is stored column by column, this
+/// is the same contiguous vector loop as the vertical pass (sixteen samples at once, every tap
+/// in registers), with no per-pixel gathering of channels.
 enum HorizontalPass {
-  /// Samples of padding each intermediate row needs after its last pixel (a whole-pixel vector
-  /// load of the last RGB pixel reads one sample past it).
-  static let rowPadding = 4
+  /// The shift that takes a sum back to 8 bits: weight fraction plus intermediate fraction.
+  static let shift = Int32(FilterWeights.fractionBits + VerticalPass.intermediateFractionBits)
 
-  /// Filters `rowCount` intermediate rows into 8-bit output rows, clamping to 0…255.
+  /// Filters the intermediate's columns into an 8-bit image, clamping to 0…255.
   /// - Parameters:
-  ///   - input: The first intermediate row (samples scaled by 2^6), padded by ``rowPadding``.
-  ///   - inputStride: Samples between intermediate rows.
-  ///   - rowCount: The number of rows.
+  ///   - input: The intermediate from ``VerticalPass``.
   ///   - channels: Interleaved channels per pixel, 1…4.
   ///   - weights: The taps along x.
-  ///   - output: The first output row.
+  ///   - output: The first output row; `weights.outputCount` pixels wide, `input.columnLength /
+  ///     channels` rows high.
   ///   - outputStride: Bytes between output rows.
   ///   - unpremultiplying: The input has premultiplied alpha (two or four channels) and the output
   ///     should have straight alpha. Colour is divided by alpha at full precision, before rounding,
   ///     so faint pixels keep their colour and alpha overshoot does not tint the colour.
   static func run(
-    input: UnsafePointer<Int16>, inputStride: Int, rowCount: Int, channels: Int, weights: FilterWeights,
-    output: UnsafeMutablePointer<UInt8>, outputStride: Int, unpremultiplying: Bool
+    input: ColumnMajorRows, channels: Int, weights: FilterWeights, output: UnsafeMutablePointer<UInt8>,
+    outputStride: Int, unpremultiplying: Bool
   ) {
-    weights.weights.withUnsafeBufferPointer { w in
-      weights.starts.withUnsafeBufferPointer { starts in
-        weights.counts.withUnsafeBufferPointer { counts in
-          let taps = Taps(
-            weights: w.baseAddress!, starts: starts.baseAddress!, counts: counts.baseAddress!,
-            stride: weights.tapsPerOutput, outputCount: weights.outputCount)
-          for y in 0..<rowCount {
-            let source = input + y * inputStride
-            let target = output + y * outputStride
-            switch (channels, unpremultiplying) {
-            case (1, _): filterRowByChannel(source, target, taps, channels: 1, unpremultiplying: false)
-            case (2, false): filterRowByChannel(source, target, taps, channels: 2, unpremultiplying: false)
-            case (2, true): filterRowByChannel(source, target, taps, channels: 2, unpremultiplying: true)
-            case (3, _): filterRowByPixel(source, target, taps, channels: 3, unpremultiplying: false)
-            case (_, false): filterRowByPixel(source, target, taps, channels: 4, unpremultiplying: false)
-            case (_, true): filterRowByPixel(source, target, taps, channels: 4, unpremultiplying: true)
-            }
+    let rounding = Int32(1) << (shift - 1)
+    let raw = UnsafeRawPointer(input.samples)
+    let sums = UnsafeMutablePointer<Int32>.allocate(capacity: input.columnStride)
+    defer { sums.deallocate() }
+    weights.weights.withUnsafeBufferPointer { allWeights in
+      for column in 0..<weights.outputCount {
+        let first = Int(weights.starts[column]) * input.columnStride * 2
+        let count = Int(weights.counts[column])
+        let columnWeights = allWeights.baseAddress! + column * weights.tapsPerOutput
+        var i = 0
+        while i < input.columnLength {
+          var low = SIMD8<Int32>(repeating: rounding)
+          var high = SIMD8<Int32>(repeating: rounding)
+          var offset = first + i * 2
+          for t in 0..<count {
+            let w = SIMD8<Int32>(repeating: Int32(columnWeights[t]))
+            let samples = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int16>.self)
+            low &+= SIMD8<Int32>(truncatingIfNeeded: samples.lowHalf) &* w
+            high &+= SIMD8<Int32>(truncatingIfNeeded: samples.highHalf) &* w
+            offset += input.columnStride * 2
           }
+          UnsafeMutableRawPointer(sums).storeBytes(of: low, toByteOffset: i * 4, as: SIMD8<Int32>.self)
+          UnsafeMutableRawPointer(sums).storeBytes(of: high, toByteOffset: i * 4 + 32, as: SIMD8<Int32>.self)
+          i += 16
+        }
+        let target = output + column * channels
+        switch (channels, unpremultiplying) {
+        case (2, true): storeUnpremultiplied(sums, rows: input.columnLength / 2, target, outputStride, channels: 2)
+        case (4, true): storeUnpremultiplied(sums, rows: input.columnLength / 4, target, outputStride, channels: 4)
+        default: store(sums, rows: input.columnLength / channels, target, outputStride, channels: channels)
         }
       }
     }
   }
 
-  /// The filter taps as raw pointers, valid during ``run``.
-  struct Taps {
-    let weights: UnsafePointer<Int16>
-    let starts: UnsafePointer<Int32>
-    let counts: UnsafePointer<Int32>
-    let stride: Int
-    let outputCount: Int
-  }
-
-  static let shift = Int32(FilterWeights.fractionBits + VerticalPass.intermediateFractionBits)
-
-  /// One row, a whole pixel (up to four channels) per vector multiply-add.
+  /// Writes one output column: each sum shifted back to 8 bits and clamped.
   @inline(__always)
-  static func filterRowByPixel(
-    _ source: UnsafePointer<Int16>, _ target: UnsafeMutablePointer<UInt8>, _ taps: Taps, channels: Int,
-    unpremultiplying: Bool
+  static func store(
+    _ sums: UnsafePointer<Int32>, rows: Int, _ target: UnsafeMutablePointer<UInt8>, _ stride: Int, channels: Int
   ) {
-    let raw = UnsafeRawPointer(source)
-    let pixelBytes = channels * 2
-    for x in 0..<taps.outputCount {
-      let weights = taps.weights + x * taps.stride
-      var offset = Int(taps.starts[x]) * pixelBytes
-      var sum = SIMD4<Int32>(repeating: 1 << (shift - 1))
-      for t in 0..<Int(taps.counts[x]) {
-        let pixel = raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<Int16>.self)
-        sum &+=
-          SIMD4<Int32>(truncatingIfNeeded: pixel) &* SIMD4<Int32>(repeating: Int32(weights[t]))
-        offset += pixelBytes
+    for row in 0..<rows {
+      for c in 0..<channels {
+        let value = sums[row * channels + c] &>> shift
+        target[row * stride + c] = UInt8(truncatingIfNeeded: min(255, max(0, value)))
       }
-      var result = (sum &>> shift).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-      if unpremultiplying { result = straightAlpha(result, sums: sum) }
-      let out = target + x * channels
-      out[0] = UInt8(truncatingIfNeeded: result[0])
-      out[1] = UInt8(truncatingIfNeeded: result[1])
-      out[2] = UInt8(truncatingIfNeeded: result[2])
-      if channels > 3 { out[3] = UInt8(truncatingIfNeeded: result[3]) }
     }
   }
 
-  /// One row, channel by channel (for one or two channels, where a pixel fills little of a vector).
+  /// Writes one output column with straight alpha: `colour * 255 / alpha` on the unrounded sums
+  /// (the fixed-point scale cancels), rounded and clamped; 0 where alpha rounds to 0.
   @inline(__always)
-  static func filterRowByChannel(
-    _ source: UnsafePointer<Int16>, _ target: UnsafeMutablePointer<UInt8>, _ taps: Taps, channels: Int,
-    unpremultiplying: Bool
+  static func storeUnpremultiplied(
+    _ sums: UnsafePointer<Int32>, rows: Int, _ target: UnsafeMutablePointer<UInt8>, _ stride: Int, channels: Int
   ) {
     let rounding = Int32(1) << (shift - 1)
-    for x in 0..<taps.outputCount {
-      let weights = taps.weights + x * taps.stride
-      var pixel = source + Int(taps.starts[x]) * channels
-      var first = rounding
-      var second = rounding
-      for t in 0..<Int(taps.counts[x]) {
-        let w = Int32(weights[t])
-        first &+= Int32(pixel[0]) &* w
-        if channels > 1 { second &+= Int32(pixel[1]) &* w }
-        pixel += channels
-      }
-      let out = target + x * channels
-      if unpremultiplying {
-        let straight = straightAlpha(SIMD4(first &>> shift, 0, 0, second &>> shift), sums: SIMD4(first, 0, 0, second))
-        out[0] = UInt8(truncatingIfNeeded: straight[0])
-        out[1] = UInt8(truncatingIfNeeded: straight[3])
-      } else {
-        out[0] = clampToByte(first &>> shift)
-        if channels > 1 { out[1] = clampToByte(second &>> shift) }
+    for row in 0..<rows {
+      let pixel = sums + row * channels
+      let out = target + row * stride
+      let alpha = min(255, max(0, pixel[channels - 1] &>> shift))
+      out[channels - 1] = UInt8(truncatingIfNeeded: alpha)
+      let scale = alpha == 0 ? 0 : 255 / Float(pixel[channels - 1] &- rounding)
+      for c in 0..<(channels - 1) {
+        let colour = (Float(pixel[c] &- rounding) * scale).rounded(.toNearestOrAwayFromZero)
+        out[c] = UInt8(min(255, max(0, colour)))
       }
     }
-  }
-
-  /// Straight colour from premultiplied sums: `colour * 255 / alpha` on the unrounded sums (so the
-  /// fixed-point scale cancels), rounded and clamped; 0 where alpha rounds to 0. Alpha is lane 3.
-  /// - Parameters:
-  ///   - rounded: The rounded, clamped premultiplied result.
-  ///   - sums: The sums it was rounded from.
-  @inline(__always)
-  static func straightAlpha(_ rounded: SIMD4<Int32>, sums: SIMD4<Int32>) -> SIMD4<Int32> {
-    let alpha = rounded[3]
-    guard alpha != 0 else { return .zero }
-    let scale = 255 / Float(sums[3] &- (1 << (shift - 1)))
-    let colour = (SIMD4<Float>(sums &- (1 << (shift - 1))) * scale).rounded(.toNearestOrAwayFromZero)
-    var result = SIMD4<Int32>(colour.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)))
-    result[3] = alpha
-    return result
-  }
-
-  @inline(__always)
-  static func clampToByte(_ value: Int32) -> UInt8 {
-    UInt8(truncatingIfNeeded: min(255, max(0, value)))
   }
 }

@@ -1,8 +1,9 @@
 import ImageCodecs
 
 /// Resamples an 8-bit image with precomputed taps: the vertical pass first (whole rows, wide
-/// vector loops) into 16-bit intermediate rows, then the horizontal pass on the fewer rows that
-/// remain. Colour is filtered as stored, so callers premultiply alpha first.
+/// vector loops) into a 16-bit column-major intermediate, then the horizontal pass down its
+/// columns with the same kind of loop. Colour is filtered as stored, so callers premultiply
+/// alpha first.
 enum SeparableResampler {
   /// Resamples `image` to `horizontal.outputCount` x `vertical.outputCount` pixels.
   /// - Parameters:
@@ -16,30 +17,21 @@ enum SeparableResampler {
     -> Image
   {
     let channels = image.pixelFormat.channelCount
-    let rowLength = image.width * channels
-    let rows = vertical.outputCount
     var result = Image(
-      width: horizontal.outputCount, height: rows, pixelFormat: image.pixelFormat,
+      width: horizontal.outputCount, height: vertical.outputCount, pixelFormat: image.pixelFormat,
       orientation: image.orientation)
-    let intermediateStride = rowLength + HorizontalPass.rowPadding
-    let intermediate = UnsafeMutablePointer<Int16>.allocate(capacity: intermediateStride * rows)
+    let intermediate = ColumnMajorRows(columns: image.width, rows: vertical.outputCount, channels: channels)
     defer { intermediate.deallocate() }
-    for row in 0..<rows {
-      (intermediate + row * intermediateStride + rowLength).initialize(
-        repeating: 0, count: HorizontalPass.rowPadding)
-    }
     let inStride = image.bytesPerRow
     let outStride = result.bytesPerRow
     image.withUnsafeBytes { inBytes in
       VerticalPass.run(
-        input: inBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), inputStride: inStride,
-        rowLength: rowLength,
-        weights: vertical, output: intermediate, outputStride: intermediateStride)
+        input: inBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), inputStride: inStride, width: image.width,
+        channels: channels, weights: vertical, output: intermediate)
     }
     result.withUnsafeMutableBytes { outBytes in
       HorizontalPass.run(
-        input: intermediate, inputStride: intermediateStride, rowCount: rows, channels: channels,
-        weights: horizontal,
+        input: intermediate, channels: channels, weights: horizontal,
         output: outBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), outputStride: outStride,
         unpremultiplying: unpremultiplying && image.hasAlpha)
     }
