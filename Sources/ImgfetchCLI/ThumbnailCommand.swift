@@ -44,7 +44,7 @@ enum ThumbnailCommand {
   static var helpText: String {
     let options = specs.map { spec in
       let name = "--\(spec.name)" + (spec.takesValue ? " \(spec.name == "thumbnail" ? "SIZE" : "VALUE")" : "")
-      return "  " + name.padding(toLength: 20, withPad: " ", startingAt: 0) + " " + spec.help
+      return "  " + name + String(repeating: " ", count: max(1, 21 - name.count)) + spec.help
     }
     return
       (["Usage:", usage, "", "Thumbnail options:"] + options + [

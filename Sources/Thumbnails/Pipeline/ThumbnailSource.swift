@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ImageCodecs
 
 /// Where a thumbnail's pixels come from: a file or bytes in memory.

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import ImageCodecs
 
 /// Makes thumbnails: plans from the header, decodes with shrink-on-load, filters to the exact
