@@ -24,13 +24,16 @@ enum ThumbnailCommand {
     OptionSpec("json", help: "one JSON object per line instead of paths"),
     OptionSpec("sync", help: "flush each thumbnail to disk before renaming it into place"),
     OptionSpec(
+      "every-scan",
+      help: "decode every scan of progressive JPEGs, also those a 1/8-scale thumbnail does not need"),
+    OptionSpec(
       "max-pixels", value: true, help: "largest accepted width x height (default 100000000)"),
   ]
 
   /// The usage lines for `--help`.
   static let usage = """
       imgfetch --thumbnail N|WxH [--fit inside|cover] [--format auto|jpeg|png] [--quality Q]
-               [--filter lanczos3|bilinear] [--upscale] [--no-rotate] [--jobs N] [--json] [--sync] FILE...
+               [--filter lanczos3|bilinear] [--upscale] [--no-rotate] [--jobs N] [--json] [--sync] [--every-scan] FILE...
                                    write <stem>.thumb-<size>.<ext> next to each FILE (reused
                                    while up to date) and print its path
     """
@@ -146,6 +149,7 @@ enum ThumbnailCommand {
     options.allowsUpscaling = parsed.has("upscale")
     options.appliesOrientation = !parsed.has("no-rotate")
     options.flushesToDisk = parsed.has("sync")
+    options.decodesEveryScan = parsed.has("every-scan")
     return options
   }
 

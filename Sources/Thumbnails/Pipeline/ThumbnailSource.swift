@@ -7,6 +7,8 @@ protocol ThumbnailSource {
   func probe() throws(DecodeError) -> ImageHeader
   /// Decodes the pixels.
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image
+  /// The whole encoded file, when it can be had (for decodes that rewrite the stream first).
+  func contents() -> [UInt8]?
 }
 
 /// An image file.
@@ -19,6 +21,7 @@ struct FileSource: ThumbnailSource {
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image {
     try ImageDecoder.decode(contentsOf: path, options: options)
   }
+  func contents() -> [UInt8]? { FileContents.read(path) }
 }
 
 /// An image file's bytes in memory.
@@ -29,4 +32,5 @@ struct MemorySource<Bytes: ContiguousBytes>: ThumbnailSource {
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image {
     try ImageDecoder.decode(bytes, options: options)
   }
+  func contents() -> [UInt8]? { bytes.withUnsafeBytes { Array($0) } }
 }

@@ -120,12 +120,29 @@ public struct Thumbnailer: Sendable {
     let plan = plan(for: header)
     let decodeOptions = DecodeOptions(
       pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: plan.jpegScale)
-    let decoded = try decoding { () throws(DecodeError) in try source.decode(decodeOptions) }
+    let decoded = try decodeShrunk(source, header: header, plan: plan, options: decodeOptions)
     let flatten = flattenAlpha ?? (format.imageFormat == .jpeg)
     return (
       ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten),
       format
     )
+  }
+
+  /// Decodes with shrink-on-load. A progressive JPEG decoded at 1/8 needs only its DC scans, so
+  /// unless ``ThumbnailOptions/decodesEveryScan`` is set those alone are decoded (the same
+  /// pixels, a fraction of the work; see ``ProgressiveDCScans``). Anything unexpected falls back
+  /// to the full decode, which also gives the decoder's own error for a damaged file.
+  func decodeShrunk(_ source: some ThumbnailSource, header: ImageHeader, plan: ThumbnailPlan, options: DecodeOptions)
+    throws(ThumbnailError) -> Image
+  {
+    if !self.options.decodesEveryScan, header.format == .jpeg, header.isProgressive, plan.jpegScale == .eighth,
+      let bytes = source.contents(),
+      let dcScans = ProgressiveDCScans.extract(from: bytes, maxScans: options.limits.maxJPEGScans),
+      let image = try? ImageDecoder.decode(dcScans, options: options)
+    {
+      return image
+    }
+    return try decoding { () throws(DecodeError) in try source.decode(options) }
   }
 
   func validate() throws(ThumbnailError) {
