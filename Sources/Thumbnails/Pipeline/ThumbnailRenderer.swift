@@ -15,10 +15,12 @@ enum ThumbnailRenderer {
   {
     var working = decoded
     working.orientation = .up
-    PremultipliedAlpha.premultiply(&working)
     let (h, v) = (plan.horizontal, plan.vertical)
     if h.boxFactor > 1 || v.boxFactor > 1 {
-      working = BoxShrink.shrink(working, factorX: h.boxFactor, factorY: v.boxFactor)
+      // Premultiplies on the way through, at full precision, in the one pass over the large image.
+      working = BoxShrink.shrink(working, factorX: h.boxFactor, factorY: v.boxFactor, premultiplying: true)
+    } else {
+      PremultipliedAlpha.premultiply(&working)
     }
     let horizontal = weights(plan: h, inputCount: working.width, filter: filter)
     let vertical = weights(plan: v, inputCount: working.height, filter: filter)
