@@ -27,58 +27,62 @@ struct FilterWeights {
   ///     the last input pixel stands for a partial box).
   ///   - outputCount: The length of the whole output grid, at least 1.
   ///   - window: The output pixels wanted (a crop of the grid).
-  init(
-    filter: ResampleFilter, inputCount: Int, inputExtent: Double, outputCount: Int,
-    window: Range<Int>
-  ) {
+  init(filter: ResampleFilter, inputCount: Int, inputExtent: Double, outputCount: Int, window: Range<Int>) {
     let scale = inputExtent / Double(outputCount)
     let filterScale = max(scale, 1)
     let support = filter.support * filterScale
     let one = 1 << Self.fractionBits
+    // Every output pixel has at most this many taps; they are packed tighter at the end.
+    let maximumTaps = min(inputCount, Int((2 * support).rounded(.up)) + 2)
     var starts = [Int32](repeating: 0, count: window.count)
     var counts = [Int32](repeating: 0, count: window.count)
-    var rows: [[Int16]] = []
-    rows.reserveCapacity(window.count)
+    var packed = [Int16](repeating: 0, count: window.count * maximumTaps)
     var exact: [Double] = []
+    exact.reserveCapacity(maximumTaps + 1)
+    var quantised = [Int](repeating: 0, count: maximumTaps + 2)
+    var widest = 1
     for (slot, output) in window.enumerated() {
       let centre = (Double(output) + 0.5) * scale
       var first = max(0, Int((centre - support).rounded(.down)))
-      var last = min(inputCount, Int((centre + support).rounded(.up)) + 1)
-      exact.removeAll(keepingCapacity: true)
-      var total = 0.0
-      for index in first..<max(first, last) {
-        let w = filter.weight((Double(index) + 0.5 - centre) / filterScale)
-        exact.append(w)
-        total += w
-      }
+      let last = min(inputCount, Int((centre + support).rounded(.up)) + 1)
+      filter.weights(
+        start: (Double(first) + 0.5 - centre) / filterScale, step: 1 / filterScale, count: max(0, last - first),
+        into: &exact)
+      var total = exact.reduce(0, +)
       if total <= 0 {
         // The kernel missed every pixel (only for degenerate sizes): take the nearest.
         first = min(inputCount - 1, max(0, Int(centre)))
-        last = first + 1
         exact = [1]
         total = 1
       }
-      var quantised = exact.map { Int(($0 / total * Double(one)).rounded()) }
-      // Drop taps that quantise to zero at either end, then make the sum exactly one by putting
-      // the rounding remainder on the largest tap.
-      while quantised.count > 1, quantised.last == 0 { quantised.removeLast() }
-      while quantised.count > 1, quantised.first == 0 {
-        quantised.removeFirst()
-        first += 1
+      // Quantise; drop taps that round to zero at either end; put the rounding remainder on the
+      // largest tap so that the sum is exactly one.
+      if quantised.count < exact.count { quantised = [Int](repeating: 0, count: exact.count) }
+      var low = 0
+      var high = exact.count
+      for t in 0..<exact.count { quantised[t] = Int((exact[t] / total * Double(one)).rounded()) }
+      while high - low > 1 && quantised[high - 1] == 0 { high -= 1 }
+      while high - low > 1 && quantised[low] == 0 { low += 1 }
+      var sum = 0
+      var largest = low
+      for t in low..<high {
+        sum += quantised[t]
+        if abs(quantised[t]) > abs(quantised[largest]) { largest = t }
       }
-      let largest = quantised.indices.max { abs(quantised[$0]) < abs(quantised[$1]) }!
-      quantised[largest] += one - quantised.reduce(0, +)
-      starts[slot] = Int32(first)
-      counts[slot] = Int32(quantised.count)
-      rows.append(quantised.map { Int16(clamping: $0) })
+      quantised[largest] += one - sum
+      let count = min(high - low, maximumTaps)
+      for t in 0..<count { packed[slot * maximumTaps + t] = Int16(clamping: quantised[low + t]) }
+      starts[slot] = Int32(first + low)
+      counts[slot] = Int32(count)
+      widest = max(widest, count)
     }
-    let taps = max(1, Int(counts.max() ?? 1))
-    var weights = [Int16](repeating: 0, count: window.count * taps)
-    for (slot, row) in rows.enumerated() {
-      for (t, w) in row.enumerated() { weights[slot * taps + t] = w }
+    // Repack with the stride of the widest output pixel.
+    var weights = [Int16](repeating: 0, count: window.count * widest)
+    for slot in 0..<window.count {
+      for t in 0..<Int(counts[slot]) { weights[slot * widest + t] = packed[slot * maximumTaps + t] }
     }
     self.outputCount = window.count
-    self.tapsPerOutput = taps
+    self.tapsPerOutput = widest
     self.starts = starts
     self.counts = counts
     self.weights = weights
