@@ -56,7 +56,8 @@ enum ThumbnailCommand {
         "photo.thumb-320x200.jpg, or photo.thumb-320x200-cover.jpg with --fit cover. An existing",
         "thumbnail is reused (\"reused\": true) when it is not older than FILE and was made from the",
         "same FILE (size, time) with the same options; otherwise it is rebuilt.",
-        "Exit codes: 0 all done, 1 usage, 2 some files failed, 4 every file failed as an invalid image.",
+        "Exit codes: 0 all done, 1 usage, 2 some files failed, 4 every file failed as an invalid image,",
+        "130 interrupted (thumbnails in progress are finished, no partial file is left).",
       ]).joined(separator: "\n")
   }
 
@@ -80,7 +81,13 @@ enum ThumbnailCommand {
       return false
     }
     if files.isEmpty { return .success }
-    Thumbnailer(options: options).makeThumbnails(forFilesAt: files, jobs: jobs) { index, result in
+    // Ctrl-C or SIGTERM: finish the thumbnails in progress (no partial files), start no more.
+    let interrupted = Atomic(false)
+    let handler = InterruptHandler { interrupted.store(true, ordering: .relaxed) }
+    defer { withExtendedLifetime(handler) {} }
+    let thumbnailer = Thumbnailer(options: options)
+    thumbnailer.makeThumbnails(forFilesAt: files, jobs: jobs, isCancelled: { interrupted.load(ordering: .relaxed) }) {
+      index, result in
       switch result {
       case .success(let thumbnail):
         Console.out(json ? jsonLine(fields(thumbnail, source: files[index])) : thumbnail.path)
@@ -96,6 +103,7 @@ enum ThumbnailCommand {
         }
       }
     }
+    if interrupted.load(ordering: .relaxed) { return .interrupted }
     let (failed, invalid) = outcome.withLock { $0 }
     if failed == 0 { return .success }
     return invalid == files.count ? .invalidImage : .someItemsFailed

@@ -116,6 +116,37 @@ import Testing
     #expect(run.stdoutText.isEmpty)
   }
 
+  @Test func anInterruptedBatchFinishesWhatItStartedAndLeavesNoPartialFile() throws {
+    try TestImages.withTemporaryDirectory { directory in
+      var sources: [String] = []
+      for index in 0..<30 {
+        let path = "\(directory)/photo\(index).jpg"
+        try FileManager.default.copyItem(atPath: Fixtures.image("Landscape_1.jpg"), toPath: path)
+        sources.append(path)
+      }
+      let process = Process()
+      process.executableURL = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
+      process.arguments = ["--thumbnail", "200", "--jobs", "1"] + sources
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // Wait for the first thumbnail, then press Ctrl-C.
+      let first = "\(directory)/photo0.thumb-200.jpg"
+      let deadline = Date().addingTimeInterval(60)
+      while !FileManager.default.fileExists(atPath: first) && Date() < deadline { usleep(10_000) }
+      process.interrupt()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 130)
+      let files = TestImages.files(in: directory)
+      let thumbnails = files.filter { $0.contains(".thumb-") }
+      #expect(!thumbnails.isEmpty && thumbnails.count < sources.count)
+      #expect(files.allSatisfy { !$0.hasPrefix(".") }, "no temporary file left: \(files)")
+      for name in thumbnails {
+        #expect(try ImageDecoder.decode(contentsOf: "\(directory)/\(name)").width == 200)
+      }
+    }
+  }
+
   @Test func helpDescribesTheFileNames() throws {
     let run = try runImgfetch(["--thumbnail", "--help"])
     #expect(run.status == 0)
