@@ -33,7 +33,8 @@ enum ThumbnailCommand {
   /// The usage lines for `--help`.
   static let usage = """
       imgfetch --thumbnail N|WxH [--fit inside|cover] [--format auto|jpeg|png] [--quality Q]
-               [--filter lanczos3|bilinear] [--upscale] [--no-rotate] [--jobs N] [--json] [--sync] [--every-scan] FILE...
+               [--filter lanczos3|bilinear] [--upscale] [--no-rotate] [--jobs N] [--json]
+               [--sync] [--every-scan] FILE...
                                    write <stem>.thumb-<size>.<ext> next to each FILE (reused
                                    while up to date) and print its path
     """

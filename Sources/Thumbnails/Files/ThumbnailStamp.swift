@@ -78,8 +78,8 @@ public struct ThumbnailStamp: Sendable, Equatable {
       sourceName.unicodeScalars.map {
         $0.value <= 0x20 || $0 == "%" ? "%" + String($0.value, radix: 16) : String($0)
       }.joined())
-    return
-      "\(tag) source=\(name) bytes=\(sourceBytes) mtime=\(sourceModified) size=\(options.size) fit=\(options.fit.rawValue)"
+    return "\(tag) source=\(name) bytes=\(sourceBytes) mtime=\(sourceModified)"
+      + " size=\(options.size) fit=\(options.fit.rawValue)"
       + " upscale=\(options.allowsUpscaling ? 1 : 0) rotate=\(options.appliesOrientation ? 1 : 0)"
       + " filter=\(options.filter.rawValue) format=\(formatText)"
   }

@@ -104,8 +104,7 @@ public struct Thumbnailer: Sendable {
   /// The plan for a source with this header.
   func plan(for header: ImageHeader) -> ThumbnailPlan {
     ThumbnailPlan(
-      sourceWidth: header.width, sourceHeight: header.height, orientation: header.orientation,
-      format: header.format,
+      sourceWidth: header.width, sourceHeight: header.height, orientation: header.orientation, format: header.format,
       options: options)
   }
 
@@ -122,10 +121,7 @@ public struct Thumbnailer: Sendable {
       pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: plan.jpegScale)
     let decoded = try decodeShrunk(source, header: header, plan: plan, options: decodeOptions)
     let flatten = flattenAlpha ?? (format.imageFormat == .jpeg)
-    return (
-      ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten),
-      format
-    )
+    return (ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten), format)
   }
 
   /// Decodes with shrink-on-load. A progressive JPEG decoded at 1/8 needs only its DC scans, so
