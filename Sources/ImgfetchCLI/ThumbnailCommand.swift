@@ -86,24 +86,21 @@ enum ThumbnailCommand {
     let interrupted = Atomic(false)
     let handler = InterruptHandler { interrupted.store(true, ordering: .relaxed) }
     defer { withExtendedLifetime(handler) {} }
-    let thumbnailer = Thumbnailer(options: options)
-    thumbnailer.makeThumbnails(forFilesAt: files, jobs: jobs, isCancelled: { interrupted.load(ordering: .relaxed) }) {
-      index, result in
+    let report: @Sendable (Int, Result<ThumbnailResult, ThumbnailError>) -> Void = { index, result in
       switch result {
       case .success(let thumbnail):
         Console.out(json ? jsonLine(fields(thumbnail, source: files[index])) : thumbnail.path)
       case .failure(let error):
         Console.error(error.description)
-        if json {
-          Console.out(
-            jsonLine([("source", .string(files[index])), ("error", .string(error.description))]))
-        }
+        if json { Console.out(jsonLine([("source", .string(files[index])), ("error", .string(error.description))])) }
         outcome.withLock {
           $0.failed += 1
           if case .decode = error { $0.invalid += 1 }
         }
       }
     }
+    Thumbnailer(options: options).makeThumbnails(
+      forFilesAt: files, jobs: jobs, isCancelled: { interrupted.load(ordering: .relaxed) }, onResult: report)
     if interrupted.load(ordering: .relaxed) { return .interrupted }
     let (failed, invalid) = outcome.withLock { $0 }
     if failed == 0 { return .success }
