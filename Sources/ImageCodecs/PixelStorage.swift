@@ -6,10 +6,9 @@ final class PixelStorage: @unchecked Sendable {
   let pointer: UnsafeMutableRawPointer
   let capacity: Int
 
-  /// Allocates `capacity` bytes, uninitialised.
+  /// Allocates at least `capacity` bytes, uninitialised (large buffers come from ``PixelBufferPool``).
   init(capacity: Int) {
-    self.capacity = capacity
-    pointer = .allocate(byteCount: Swift.max(capacity, 1), alignment: 64)
+    (pointer, self.capacity) = PixelBufferPool.shared.allocate(capacity: capacity)
   }
 
   /// Allocates `capacity` bytes set to zero.
@@ -25,5 +24,5 @@ final class PixelStorage: @unchecked Sendable {
     return clone
   }
 
-  deinit { pointer.deallocate() }
+  deinit { PixelBufferPool.shared.recycle(pointer, capacity: capacity) }
 }
