@@ -29,6 +29,18 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# What a Pillow user writes for a batch: draft (DCT scaling), thumbnail (Lanczos), save.
+PILLOW_BATCH = """
+import os, sys
+from PIL import Image
+size = int(sys.argv[1])
+for path in sys.argv[2:]:
+    with Image.open(path) as image:
+        image.draft("RGB", (size, size))
+        image.thumbnail((size, size), Image.LANCZOS)
+        image.save(os.path.splitext(path)[0] + ".pil.jpg", quality=85)
+"""
 DEFAULT_CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "bench", "corpus")
 
 
@@ -249,15 +261,26 @@ def speed(args, files):
                 copy = os.path.join(batch_dir, f"{i:02d}_{os.path.basename(source)}")
                 shutil.copy(source, copy)
                 copies.append(copy)
-            results = []
+            pillow = os.path.join(batch_dir, "pillow-batch.py")
+            with open(pillow, "w") as script:
+                script.write(PILLOW_BATCH)
+            commands = {
+                "imgfetch": [args.imgfetch, "--thumbnail", str(args.size), *copies],
+                "vipsthumbnail": ["vipsthumbnail", "--size", str(args.size), "-o", "%s.vips.jpg", *copies],
+                "Pillow": [sys.executable, pillow, str(args.size), *copies],
+            }
+            results = {tool: [] for tool in commands}
             for _ in range(args.runs):
-                for old in glob.glob(os.path.join(batch_dir, "*.thumb-*")):
-                    os.remove(old)
-                start = time.perf_counter()
-                subprocess.run([args.imgfetch, "--thumbnail", str(args.size), *copies], check=True, stdout=subprocess.DEVNULL)
-                results.append(time.perf_counter() - start)
-            best = statistics.median(results)
-            print(f"batch of 40 JPEGs in one imgfetch invocation: median {best * 1000:.0f} ms, {40 / best:.1f} images/s")
+                for tool, command in commands.items():  # alternate the tools
+                    for old in glob.glob(os.path.join(batch_dir, "*.thumb-*")) + glob.glob(os.path.join(batch_dir, "*.vips.jpg")) + glob.glob(os.path.join(batch_dir, "*.pil.jpg")):
+                        os.remove(old)
+                    start = time.perf_counter()
+                    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=batch_dir)
+                    results[tool].append(time.perf_counter() - start)
+            rates = {tool: 40 / statistics.median(times) for tool, times in results.items()}
+            print("batch of 40 JPEGs in one invocation (median of %d): " % args.runs
+                  + ", ".join(f"{tool} {rate:.1f} images/s" for tool, rate in rates.items())
+                  + f"; imgfetch / Pillow {rates['imgfetch'] / rates['Pillow']:.2f}x")
     finally:
         shutil.rmtree(work)
 
@@ -269,7 +292,8 @@ def main():
     parser.add_argument("--size", type=int, default=256)
     parser.add_argument("--jpeg", action="store_true", help="compare the JPEG outputs (quality 85) instead of PNG")
     parser.add_argument("--speed", action="store_true", help="also time both tools (whole process)")
-    parser.add_argument("--batch", action="store_true", help="with --speed: 40 JPEGs in one invocation")
+    parser.add_argument("--batch", action="store_true",
+                        help="with --speed: 40 JPEGs (the corpus JPEGs in turn) in one invocation of each tool")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-quality", action="store_true")
     args = parser.parse_args()
