@@ -5,8 +5,8 @@ Quality: each tool's 256-px thumbnail is compared with a reference made from the
 decode by an exact Lanczos3 resample of the sRGB values (Pillow's Image.resize(..., LANCZOS), which
 convolves the whole image with no shortcut), resized to the tool's own output size. Reported:
 PSNR (dB) and SSIM (Gaussian 11x11, sigma 1.5, on BT.601 luma). Both tools write lossless PNG for
-this comparison, so only the resampling is measured; `--jpeg` compares the default JPEG outputs at
-the same quality (85) instead. Sources with alpha are compared as premultiplied RGBA (colour times
+this comparison, so only the resampling is measured; `--jpeg` compares JPEG outputs at the same
+quality (85) instead (sources with alpha stay PNG). Sources with alpha are compared as premultiplied RGBA (colour times
 alpha, and alpha), which is what any background shows; EXIF orientation is applied to the reference.
 
 Speed (`--speed`): whole-process wall time per file, the tools alternating file by file, median
@@ -132,6 +132,13 @@ def ssim(a, b):
     return float(m.mean())
 
 
+def has_alpha(path):
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+
+
 def thumbnails(files, work, imgfetch, size, jpeg):
     """Runs both tools once per file; returns {file: {tool: output path}}."""
     out = {}
@@ -140,12 +147,13 @@ def thumbnails(files, work, imgfetch, size, jpeg):
         local = os.path.join(work, name)
         shutil.copy(source, local)
         stem = os.path.splitext(name)[0]
-        fmt = ["--format", "jpeg", "--quality", "85"] if jpeg else ["--format", "png"]
+        jpeg_here = jpeg and not has_alpha(source)  # alpha sources stay PNG: JPEG would drop alpha
+        fmt = ["--format", "jpeg", "--quality", "85"] if jpeg_here else ["--format", "png"]
         run = subprocess.run([imgfetch, "--thumbnail", str(size), "--json", *fmt, local], capture_output=True, text=True)
         need(run.returncode == 0, f"imgfetch failed on {name}: {run.stderr.strip()}")
         ours = json.loads(run.stdout.splitlines()[0])["thumbnailPath"]
-        vips_out = os.path.join(work, f"{stem}.vips.{'jpg' if jpeg else 'png'}")
-        vips_spec = vips_out + ("[Q=85,optimize_coding]" if jpeg else "")
+        vips_out = os.path.join(work, f"{stem}.vips.{'jpg' if jpeg_here else 'png'}")
+        vips_spec = vips_out + ("[Q=85,optimize_coding]" if jpeg_here else "")
         subprocess.run(["vipsthumbnail", "--size", str(size), "-o", vips_spec, local], check=True)
         out[source] = {"imgfetch": ours, "vipsthumbnail": vips_out}
     return out
