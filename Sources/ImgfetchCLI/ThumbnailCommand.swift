@@ -57,6 +57,8 @@ enum ThumbnailCommand {
         "photo.thumb-320x200.jpg, or photo.thumb-320x200-cover.jpg with --fit cover. An existing",
         "thumbnail is reused (\"reused\": true) when it is not older than FILE and was made from the",
         "same FILE (size, time) with the same options; otherwise it is rebuilt.",
+        "--json prints {source, thumbnailPath, width, height, format, reused} per FILE, in order,",
+        "or {source, error} for a FILE that failed (the reason also goes to standard error).",
         "Exit codes: 0 all done, 1 usage, 2 some files failed, 4 every file failed as an invalid image,",
         "130 interrupted (thumbnails in progress are finished, no partial file is left).",
       ]).joined(separator: "\n")
