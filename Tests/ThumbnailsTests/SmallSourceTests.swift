@@ -43,6 +43,19 @@ import Thumbnails
     #expect(Set(thumbnail.bytes) == [10, 120, 240])
   }
 
+  @Test func upscalingPastThePixelLimitIsRefusedBeforeDecoding() throws {
+    let bytes = try ImageEncoder.encode(TestImages.flat(width: 3, height: 7, pixel: [9], format: .gray8), as: .png())
+    let options = ThumbnailOptions(size: .longestSide(65_000), allowsUpscaling: true)
+    #expect {
+      try Thumbnailer(options: options).image(from: bytes)
+    } throws: { error in
+      guard case .invalidOptions(let message) = error as? ThumbnailError else { return false }
+      return message.contains("27857x65000") && message.contains("pixel limit")
+    }
+    let invalid = ThumbnailOptions(size: .longestSide(0))
+    #expect(throws: ThumbnailError.self) { try Thumbnailer(options: invalid).image(from: bytes) }
+  }
+
   @Test(arguments: [PixelFormat.gray8, .grayAlpha8, .rgb8, .rgba8])
   func everyPixelFormatKeepsItsChannels(format: PixelFormat) throws {
     let source = TestImages.pattern(width: 300, height: 200, format: format)

@@ -9,7 +9,8 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
   case encode(EncodeError)
   /// The thumbnail file could not be written (nothing is left at the destination).
   case write(AtomicFile.WriteError)
-  /// The options cannot produce a thumbnail (for example a size of 0).
+  /// The options cannot produce a thumbnail (a size of 0, or an upscaled thumbnail over the pixel
+  /// limit).
   case invalidOptions(String)
 
   /// The file the error concerns, when known.

@@ -117,6 +117,11 @@ public struct Thumbnailer: Sendable {
     let header = try decoding { () throws(DecodeError) in try source.probe() }
     let format = options.format.resolved(hasAlpha: header.hasAlpha)
     let plan = plan(for: header)
+    // Upscaling can ask for more pixels than any decode would be allowed to produce.
+    guard plan.width * plan.height <= options.limits.maxPixels else {
+      throw .invalidOptions(
+        "a \(plan.width)x\(plan.height) thumbnail is over the \(options.limits.maxPixels)-pixel limit")
+    }
     let decodeOptions = DecodeOptions(
       pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: plan.jpegScale)
     let decoded = try decodeShrunk(source, header: header, plan: plan, options: decodeOptions)
