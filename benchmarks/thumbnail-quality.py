@@ -9,9 +9,10 @@ this comparison, so only the resampling is measured; `--jpeg` compares JPEG outp
 quality (85) instead (sources with alpha stay PNG). Sources with alpha are compared as premultiplied RGBA (colour times
 alpha, and alpha), which is what any background shows; EXIF orientation is applied to the reference.
 
-Speed (`--speed`): whole-process wall time per file, the tools alternating file by file, median
-of N runs, mean over the JPEGs and over the PNGs, and ratios to vipsthumbnail. Peak RSS (ru_maxrss
-of the child) for each tool on each file. `--batch` adds one invocation over 40 JPEG copies.
+Speed (`--speed`): whole-process wall time and CPU time (user + system) per file, the tools
+alternating file by file, median of N runs, mean over the JPEGs and over the PNGs, and ratios to
+vipsthumbnail (CPU time is the steadier figure on a shared machine). Peak RSS (ru_maxrss of the
+child) for each tool on each file. `--batch` adds one invocation of each tool over 40 JPEG copies.
 
 Needs: vipsthumbnail (apt-get install libvips-tools) and Pillow + numpy (pip install pillow numpy);
 the script says what is missing. imgfetch is taken from .build/release/imgfetch unless --imgfetch.
@@ -194,27 +195,17 @@ def quality(args, files):
 # ---------------------------------------------------------------- speed
 
 
-def run_timed(command):
-    """Wall time and the child's peak RSS (KiB) of one run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+def measure(command, cwd=None):
+    """Runs a command once: (wall seconds, CPU seconds user+system, peak RSS in MiB) of that child."""
     start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, err = proc.communicate()
-    # wait4 gives this child's own peak RSS.
-    elapsed = time.perf_counter() - start
-    if proc.returncode != 0:
-        sys.exit(f"thumbnail-quality: {command[0]} failed: {err.decode().strip()}")
-    return elapsed, before
-
-
-def child_rss(command):
-    pid = os.fork()
-    if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.execvp(command[0], command)
-    _, status, usage = os.wait4(pid, 0)
-    return usage.ru_maxrss
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"thumbnail-quality: {command[0]} failed: {err.strip()}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def speed(args, files):
@@ -231,7 +222,8 @@ def speed(args, files):
                                         os.path.join(work, "%s.vips.jpg"), f],
         }
         times = {t: {f: [] for f in local} for t in tools}
-        rss = {t: {} for t in tools}
+        cpu = {t: {f: [] for f in local} for t in tools}
+        rss = {t: {f: 0.0 for f in local} for t in tools}
 
         def clean():
             for old in glob.glob(os.path.join(work, "*.thumb-*")) + glob.glob(os.path.join(work, "*.vips.*")):
@@ -241,24 +233,23 @@ def speed(args, files):
             for f in local:
                 for tool, command in tools.items():  # alternate tools file by file
                     clean()
-                    start = time.perf_counter()
-                    subprocess.run(command(f), check=True, stdout=subprocess.DEVNULL)
-                    times[tool][f].append(time.perf_counter() - start)
+                    wall, seconds, peak = measure(command(f))
+                    times[tool][f].append(wall)
+                    cpu[tool][f].append(seconds)
+                    rss[tool][f] = max(rss[tool][f], peak)
+        print(f"\n{'file':42s} " + "  ".join(f"{t + ' wall / CPU / RSS':>32s}" for t in tools))
         for f in local:
-            for tool, command in tools.items():
-                clean()
-                rss[tool][f] = child_rss(command(f)) / 1024
-        print(f"\n{'file':42s} " + "  ".join(f"{t:>22s}" for t in tools))
-        for f in local:
-            cells = [f"{statistics.median(times[t][f]) * 1000:7.1f} ms {rss[t][f]:6.1f} MiB" for t in tools]
-            print(f"{os.path.basename(f):42s} " + "  ".join(f"{c:>22s}" for c in cells))
+            cells = [f"{statistics.median(times[t][f]) * 1000:7.1f} ms {statistics.median(cpu[t][f]) * 1000:6.1f} ms"
+                     f" {rss[t][f]:5.1f} MiB" for t in tools]
+            print(f"{os.path.basename(f):42s} " + "  ".join(f"{c:>32s}" for c in cells))
         for kind, prefix in (("JPEG", "j"), ("PNG", "p")):
             sel = [f for f in local if os.path.basename(f).startswith(prefix)]
             if not sel:
                 continue
-            means = {t: statistics.mean(statistics.median(times[t][f]) for f in sel) * 1000 for t in tools}
-            print(f"mean over the {kind}s ({len(sel)}): imgfetch {means['imgfetch']:.1f} ms, "
-                  f"vipsthumbnail {means['vipsthumbnail']:.1f} ms, ratio {means['imgfetch'] / means['vipsthumbnail']:.2f}")
+            for label, data in (("wall", times), ("CPU", cpu)):
+                means = {t: statistics.mean(statistics.median(data[t][f]) for f in sel) * 1000 for t in tools}
+                print(f"mean {label:4s} over the {kind}s ({len(sel)}): imgfetch {means['imgfetch']:.1f} ms, "
+                      f"vipsthumbnail {means['vipsthumbnail']:.1f} ms, ratio {means['imgfetch'] / means['vipsthumbnail']:.2f}")
         if args.batch:
             jpegs = [f for f in local if os.path.basename(f).startswith("j")]
             batch_dir = os.path.join(work, "batch")
