@@ -25,13 +25,7 @@ enum ThumbnailWriter {
       throw .encode(located)
     }
     if let stamp { bytes = stamp.embedded(in: bytes, format: format.imageFormat) }
-    do {
-      if flushesToDisk {
-        try AtomicFile.write(bytes, to: path)
-      } else {
-        try AtomicFile.writeWithoutSync(bytes, to: path)
-      }
-    } catch { throw .write(error) }
+    do { try AtomicFile.write(bytes, to: path, flushesToDisk: flushesToDisk) } catch { throw .write(error) }
   }
 
   /// The text of the current `errno`.
