@@ -5,6 +5,7 @@ let package = Package(
   name: "imgfetch",
   products: [
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+    .library(name: "Thumbnails", targets: ["Thumbnails"]),
     .executable(name: "imgfetch", targets: ["imgfetch"]),
   ],
   targets: [
@@ -20,7 +21,9 @@ let package = Package(
       name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"],
       cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs"]),
-    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs"]),
+    // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
+    .target(name: "Thumbnails", dependencies: ["ImageCodecs"]),
+    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails"]),
     .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
     // Fixture paths, reference hashes and process helpers shared by the test targets.
     // Optimised even in debug builds: hashing megapixel images in -Onone takes seconds.
@@ -29,6 +32,7 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-O"])]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
     .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch", "FixtureSupport"]),
+    .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport"]),
     // The decode-throughput harness (benchmarks/README.md): imgbench, the C ceiling it runs beside
     // imgfetch's decoders in the same process (same -O2 as CImageCodecs), and the CI smoke test.
     .target(
