@@ -39,7 +39,7 @@ let package = Package(
       name: "BenchBaseline", dependencies: ["CPNG", "CJPEG"], path: "benchmarks/cbaseline",
       cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]),
     .executableTarget(
-      name: "imgbench", dependencies: ["ImageCodecs", "BenchBaseline"], path: "benchmarks/imgbench"),
+      name: "imgbench", dependencies: ["ImageCodecs", "Thumbnails", "BenchBaseline"], path: "benchmarks/imgbench"),
     .testTarget(
       name: "BenchmarkSmokeTests", dependencies: ["imgbench", "FixtureSupport"],
       path: "benchmarks/BenchmarkSmokeTests"),

@@ -27,6 +27,10 @@ import Testing
       cases.map { $0["name"] as? String } == [
         "full-fresh", "full-reused", "scale-1/2", "scale-1/4", "scale-1/8",
       ])
+    let thumbnail = try #require(file["thumbnail"] as? [String: Any])
+    #expect(thumbnail["width"] as? Int == 256)
+    let thumbnailTiming = try #require(thumbnail["timing"] as? [String: Any])
+    #expect((thumbnailTiming["medianMs"] as? Double ?? 0) > 0)
     for entry in cases {
       #expect(entry["pixelsMatch"] as? Bool == true)
       let ratio = try #require(entry["ratio"] as? Double)

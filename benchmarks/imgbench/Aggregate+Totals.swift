@@ -88,3 +88,17 @@ extension Target {
       met: total.ratio >= goal)
   }
 }
+
+extension ThumbnailTotal {
+  /// The mean thumbnail time over the JPEGs and over the PNGs that have one.
+  static func totals(_ files: [FileResult]) -> [ThumbnailTotal] {
+    ["jpeg", "png"].compactMap { group in
+      let timings = files.filter { $0.format == group }.compactMap { $0.thumbnail?.timing }
+      guard !timings.isEmpty else { return nil }
+      let count = Double(timings.count)
+      return ThumbnailTotal(
+        group: group, files: timings.count, meanMs: timings.reduce(0) { $0 + $1.medianMs } / count,
+        cpuMeanMs: timings.reduce(0) { $0 + $1.cpuMedianMs } / count)
+    }
+  }
+}

@@ -1,6 +1,7 @@
 import BenchBaseline
 import Glibc
 import ImageCodecs
+import Thumbnails
 
 /// One file's bytes, decoded on demand by imgfetch or by the C baseline, with the buffers that the
 /// reused-buffer cases keep between decodes. The file is read once; both sides decode from memory.
@@ -17,6 +18,10 @@ final class DecoderPair {
   private let jpeg: OpaquePointer
   private let message = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
   private var slots: [DecodeCase: Slot] = [:]
+  private let thumbnailer = Thumbnailer(options: ThumbnailOptions(size: .longestSide(DecoderPair.thumbnailSide)))
+
+  /// The longest side of the thumbnails imgbench times, as `imgfetch --thumbnail 256` makes them.
+  static let thumbnailSide = 256
 
   /// Prepares to decode `bytes`, whose header is `header`.
   /// - Throws: ``BenchError`` when the C baseline cannot be set up.
@@ -57,6 +62,14 @@ final class DecoderPair {
       try decodeC(kase, into: &output)
     case (.c, false): try decodeC(kase, into: &slots[kase]!.output)
     }
+  }
+
+  /// Makes the thumbnail in memory (shrink-on-load decode, Lanczos3, orientation; nothing is
+  /// encoded or written) and returns it. Never inlined, for the same reason as ``decode(_:_:)``.
+  @inline(never)
+  @discardableResult
+  func thumbnail() throws -> Image {
+    try thumbnailer.image(from: bytes)
   }
 
   /// A fresh decode on each side, compared byte for byte.

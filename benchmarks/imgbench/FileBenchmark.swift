@@ -1,20 +1,28 @@
 import Foundation
 import ImageCodecs
 
-/// Measures every case of one file on both sides, alternating them so that noise from other
-/// processes falls on imgfetch and the C baseline alike.
+/// Measures every case of one file on both sides, and the in-process thumbnail, alternating them
+/// so that noise from other processes falls on imgfetch and the C baseline alike.
 struct FileBenchmark {
+  /// One timed step of a round.
+  enum Step: Hashable {
+    case decode(DecodeCase, Side)
+    case thumbnail
+  }
+
   let path: String
   let iterations: Int
   let warmup: Int
-  /// The cases to run; every case that applies to the format when empty.
+  /// The decode cases to run (those of them that apply to the format).
   let only: Set<DecodeCase>
+  /// Whether to time the 256-px thumbnail.
+  let thumbnail: Bool
   /// The sides to run; both when empty.
   let sides: Set<Side>
 
   /// Reads the file once, checks both sides agree on every pixel, warms up, then times
-  /// `iterations` rounds. Each round runs every (case, side) pair once, starting one
-  /// pair later than the round before, so no pair always runs first or right after another.
+  /// `iterations` rounds. Each round runs every step once, starting one step later than the round
+  /// before, so no step always runs first or right after another.
   func run() throws -> FileResult {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw BenchError("cannot read \(path)")
@@ -22,7 +30,7 @@ struct FileBenchmark {
     let bytes = [UInt8](data)
     let header = try ImageDecoder.probe(bytes)
     let pair = try DecoderPair(bytes: bytes, header: header)
-    let cases = DecodeCase.cases(for: header.format).filter { only.isEmpty || only.contains($0) }
+    let cases = DecodeCase.cases(for: header.format).filter { only.contains($0) }
     let megapixels = Double(header.width * header.height) / 1e6
 
     var checks: [DecodeCase: (width: Int, height: Int, same: Bool)] = [:]
@@ -32,25 +40,28 @@ struct FileBenchmark {
       checks[kase] = (image.width, image.height, same)
       outputFormat = image.pixelFormat.description
     }
+    let runsSwift = sides.isEmpty || sides.contains(.swift)
+    let thumbnailSize = thumbnail && runsSwift ? try pair.thumbnail() : nil
 
-    let order = cases.flatMap { kase in
-      Side.allCases.filter { sides.isEmpty || sides.contains($0) }.map { (kase, $0) }
+    var order = cases.flatMap { kase in
+      Side.allCases.filter { sides.isEmpty || sides.contains($0) }.map { Step.decode(kase, $0) }
     }
+    if thumbnailSize != nil { order.append(.thumbnail) }
     for _ in 0..<warmup {
-      for (kase, side) in order { try pair.decode(side, kase) }
+      for step in order { try run(step, pair) }
     }
-    var samples: [String: [Meter.Sample]] = [:]
+    var samples: [Step: [Meter.Sample]] = [:]
     for round in 0..<iterations {
-      for step in 0..<order.count {
-        let (kase, side) = order[(step + round) % order.count]
-        let sample = try Meter.measure { try pair.decode(side, kase) }
-        samples["\(kase.rawValue)/\(side.rawValue)", default: []].append(sample)
+      for index in 0..<order.count {
+        let step = order[(index + round) % order.count]
+        let sample = try Meter.measure { try run(step, pair) }
+        samples[step, default: []].append(sample)
       }
     }
 
     let results = cases.map { kase in
-      let swiftSamples = samples["\(kase.rawValue)/swift"] ?? []
-      let cSamples = samples["\(kase.rawValue)/c"] ?? []
+      let swiftSamples = samples[.decode(kase, .swift)] ?? []
+      let cSamples = samples[.decode(kase, .c)] ?? []
       let swift = Timing(swiftSamples, megapixels: megapixels)
       let c = Timing(cSamples, megapixels: megapixels)
       let paired = zip(swiftSamples, cSamples).map { Timing.ratio($1.wall, $0.wall) }.sorted()
@@ -61,6 +72,12 @@ struct FileBenchmark {
         cpuRatio: Timing.ratio(swift.cpuMegapixelsPerSecond, c.cpuMegapixelsPerSecond),
         pairedRatio: Timing.median(paired))
     }
+    let thumbnailResult = thumbnailSize.map { image in
+      ThumbnailResult(
+        width: image.width, height: image.height,
+        timing: Timing(samples[.thumbnail] ?? [], megapixels: megapixels),
+        eighthDecodeMs: results.first { $0.name == .eighth }?.c.medianMs)
+    }
     // Peak RSS per side comes from child processes, after the timing, so it cannot disturb it.
     return FileResult(
       file: URL(fileURLWithPath: path).lastPathComponent, format: header.format.rawValue,
@@ -68,7 +85,14 @@ struct FileBenchmark {
       height: header.height, megapixels: megapixels, outputFormat: outputFormat,
       swiftPeakRSSMiB: PeakMemory.measure(.swift, path: path),
       cPeakRSSMiB: PeakMemory.measure(.c, path: path),
-      cases: results)
+      cases: results, thumbnail: thumbnailResult)
+  }
+
+  private func run(_ step: Step, _ pair: DecoderPair) throws {
+    switch step {
+    case .decode(let kase, let side): try pair.decode(side, kase)
+    case .thumbnail: try pair.thumbnail()
+    }
   }
 
   static func coding(_ header: ImageHeader) -> String {

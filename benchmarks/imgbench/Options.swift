@@ -8,8 +8,14 @@ struct Options {
   var warmup = 1
   var json = false
   var smoke = false
-  /// The cases to run; all that apply when empty.
+  /// The decode cases to run; all that apply when neither they nor the thumbnail are chosen.
   var cases: Set<DecodeCase> = []
+  /// Whether `--case thumbnail` was given.
+  var thumbnailChosen = false
+  /// Whether the in-process thumbnail is timed: when chosen, or when no case is.
+  var timesThumbnail: Bool { thumbnailChosen || cases.isEmpty }
+  /// The decode cases to time: those chosen, or all when no case is.
+  var decodeCases: Set<DecodeCase> { cases.isEmpty && !thumbnailChosen ? Set(DecodeCase.allCases) : cases }
   /// The sides to run; both when empty (one side alone is for profiling, e.g. under callgrind).
   var sides: Set<Side> = []
 
@@ -23,7 +29,8 @@ struct Options {
       --corpus DIR     the corpus directory (default: ../shared/bench/corpus beside the repository)
       --iterations N   timed decodes per file, case and side (default 9)
       --warmup N       untimed rounds first (default 1)
-      --case NAME      only this case (repeatable): full-fresh, full-reused, scale-1/2, scale-1/4, scale-1/8
+      --case NAME      only this case (repeatable): full-fresh, full-reused, scale-1/2, scale-1/4,
+                       scale-1/8, thumbnail (256-px thumbnail in memory, imgfetch only)
       --side swift|c   only imgfetch or only the C baseline (for profiling; no ratios)
       --json           one JSON document on stdout instead of the table
       --smoke          one small file from the repository, one iteration, no warm-up, JSON: a check

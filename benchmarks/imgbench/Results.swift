@@ -15,6 +15,8 @@ struct RunResult: Codable {
   var files: [FileResult]
   /// Totals per format and per JPEG coding.
   var aggregates: [Aggregate]
+  /// Mean in-process thumbnail times per format.
+  var thumbnails: [ThumbnailTotal]
   /// The throughput targets, checked against the aggregates.
   var targets: [Target]
   /// Peak RSS of the whole run (`ru_maxrss`), MiB.
@@ -48,6 +50,28 @@ struct FileResult: Codable {
   var swiftPeakRSSMiB: Double?
   var cPeakRSSMiB: Double?
   var cases: [CaseResult]
+  /// The 256-px thumbnail made in memory by `Thumbnailer`, when it was timed.
+  var thumbnail: ThumbnailResult?
+}
+
+/// One file's in-process thumbnail: its size and how long it took (imgfetch only; there is no C
+/// thumbnailer to hold it to, so the C side's 1/8 DCT decode of the same file is given as a yardstick).
+struct ThumbnailResult: Codable {
+  var width: Int
+  var height: Int
+  var timing: Timing
+  /// The C baseline's median 1/8 decode of the file, milliseconds (JPEG only).
+  var eighthDecodeMs: Double?
+}
+
+/// The mean in-process thumbnail time over a group of files.
+struct ThumbnailTotal: Codable {
+  /// `jpeg` or `png`.
+  var group: String
+  var files: Int
+  /// Mean over the files of their median wall and CPU milliseconds.
+  var meanMs: Double
+  var cpuMeanMs: Double
 }
 
 /// One case of one file: both sides, and how they compare.

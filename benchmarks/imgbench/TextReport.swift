@@ -18,6 +18,12 @@ enum TextReport {
             spread(result.swift), spread(result.c), fixed(result.ratio), fixed(result.cpuRatio),
             fixed(result.pairedRatio), "\(result.swift.minorFaults)/\(result.c.minorFaults)"))
       }
+      if let thumbnail = file.thumbnail {
+        let yardstick = thumbnail.eighthDecodeMs.map { "; C 1/8 decode \(fixed($0, 1)) ms" } ?? ""
+        lines.append(
+          "  thumbnail \(thumbnail.width)x\(thumbnail.height) in memory: \(fixed(thumbnail.timing.medianMs, 1)) ms "
+            + "(\(fixed(thumbnail.timing.minMs, 1))-\(fixed(thumbnail.timing.maxMs, 1)))\(yardstick)")
+      }
       let rss = [file.swiftPeakRSSMiB, file.cPeakRSSMiB].map { $0.map { fixed($0, 1) } ?? "?" }
       lines.append(
         "  \(file.width)x\(file.height) \(file.coding) \(file.detail) -> \(file.outputFormat); "
@@ -33,6 +39,11 @@ enum TextReport {
           total.ratioToReusedCeiling.map { fixed($0) } ?? ""))
     }
     lines.append("")
+    for total in run.thumbnails {
+      lines.append(
+        "thumbnail 256 in memory, mean over \(total.files) \(total.group) files: \(fixed(total.meanMs, 1)) ms "
+          + "(cpu \(fixed(total.cpuMeanMs, 1)) ms)")
+    }
     for target in run.targets {
       lines.append(
         "\(target.met ? "MET   " : "MISSED") \(target.name): \(fixed(target.measured)) "

@@ -10,15 +10,16 @@ func runBenchmark(_ options: Options) throws -> RunResult {
     if !options.smoke { FileHandle.standardError.write(Data("imgbench: \(path)\n".utf8)) }
     files.append(
       try FileBenchmark(
-        path: path, iterations: options.iterations, warmup: options.warmup, only: options.cases,
-        sides: options.sides
+        path: path, iterations: options.iterations, warmup: options.warmup, only: options.decodeCases,
+        thumbnail: options.timesThumbnail, sides: options.sides
       ).run())
   }
   let totals = Aggregate.totals(files)
   return RunResult(
     date: date, machine: Machine.current(), libraries: String(cString: cbl_library_versions()),
     iterations: options.iterations, warmup: options.warmup, files: files, aggregates: totals,
-    targets: Target.check(totals), peakRSSMiB: FileBenchmark.mebibytes(Meter.peakResidentBytes()),
+    thumbnails: ThumbnailTotal.totals(files), targets: Target.check(totals),
+    peakRSSMiB: FileBenchmark.mebibytes(Meter.peakResidentBytes()),
     seconds: Meter.seconds(CLOCK_MONOTONIC) - start)
 }
 
