@@ -52,8 +52,7 @@ def apt_install(packages, why):
     """Installs Debian packages (as root), saying so; returns whether it worked."""
     say(f"installing {' '.join(packages)} with apt-get ({why})")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    if not os.path.exists("/var/lib/apt/lists/lock") or not os.listdir("/var/lib/apt/lists"):
-        subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
+    subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
     done = subprocess.run(["apt-get", "install", "-y", "-qq", *packages], env=env,
                           stdout=subprocess.DEVNULL, check=False)
     return done.returncode == 0
