@@ -1,4 +1,5 @@
-// imgbench: decode throughput of imgfetch beside a C loop over the same libraries (benchmarks/README.md).
+// imgbench: decode throughput of imgfetch beside a C loop over the same libraries, and the in-process
+// 256-px thumbnail (benchmarks/README.md).
 import BenchBaseline
 import Foundation
 
