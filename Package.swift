@@ -5,6 +5,7 @@ let package = Package(
   name: "imgfetch",
   products: [
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+    .library(name: "ParseFetch", targets: ["ParseFetch"]),
     .executable(name: "imgfetch", targets: ["imgfetch"]),
   ],
   targets: [
@@ -21,7 +22,10 @@ let package = Package(
       cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs"]),
     .executableTarget(name: "imgfetch", dependencies: ["ImageCodecs"]),
+    // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
+    .target(name: "ParseFetch"),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
+    .testTarget(name: "ParseFetchTests", dependencies: ["ParseFetch"]),
     .testTarget(name: "CLITests", dependencies: ["imgfetch"]),
   ],
   swiftLanguageModes: [.v6]
