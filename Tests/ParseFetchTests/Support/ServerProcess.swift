@@ -1,0 +1,70 @@
+import Foundation
+
+/// A server child process that prints `PORT <n>` when ready; terminated by `stop()` or deinit.
+final class ServerProcess: @unchecked Sendable {
+  let port: Int
+  private let process: Process
+  /// Held open for the child's life: when this process dies, the child sees end of input.
+  private let input = Pipe()
+
+  /// Starts `arguments[0]` and waits for its `PORT` line.
+  init(_ arguments: [String]) throws {
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["NGINX_TEST_HOST_WATCH_STDIN": "1"]) { $1 }
+    process.standardInput = input
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    var text = ""
+    while !text.contains("\n") {
+      let chunk = output.fileHandleForReading.availableData
+      guard !chunk.isEmpty else { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    guard let line = text.split(separator: "\n").first, line.hasPrefix("PORT "),
+      let port = Int(line.dropFirst(5))
+    else {
+      process.terminate()
+      throw StartFailure(command: arguments.joined(separator: " "), output: text)
+    }
+    self.port = port
+    try waitUntilListening()
+  }
+
+  deinit { stop() }
+
+  /// Sends SIGTERM. It does not wait: on Linux `waitUntilExit()` can hang off the main
+  /// thread, and the servers exit at once on SIGTERM anyway.
+  func stop() {
+    if process.isRunning { process.terminate() }
+  }
+
+  /// Polls the port until a TCP connection succeeds (at most 10 s).
+  private func waitUntilListening() throws {
+    for _ in 0..<200 {
+      let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      defer { close(socket) }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = in_port_t(UInt16(port).bigEndian)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+      }
+      if connected { return }
+      usleep(50_000)
+    }
+    throw StartFailure(command: "port \(port)", output: "never accepted a connection")
+  }
+
+  struct StartFailure: Error, CustomStringConvertible {
+    var command: String
+    var output: String
+    var description: String { "could not start \(command): \(output)" }
+  }
+}

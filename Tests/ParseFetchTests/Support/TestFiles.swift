@@ -1,0 +1,45 @@
+import Foundation
+
+@testable import ParseFetch
+
+/// Paths in the repository and scratch directories for tests.
+enum TestFiles {
+  /// The package root, found from this file's path.
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// A test image in `Fixtures/images`.
+  static func image(_ name: String) -> URL {
+    root.appendingPathComponent("Fixtures/images/\(name)")
+  }
+
+  /// The bytes of a test image.
+  static func bytes(_ name: String) throws -> Data { try Data(contentsOf: image(name)) }
+
+  /// A fresh, empty directory under the system's temporary directory.
+  static func scratchDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("parsefetch-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// Accepts complete PNG and JPEG files by their signature and end marker: enough to prove
+  /// the cache stores only what validation accepted (the real decoder lives in ImageFetch).
+  static let validateImage: @Sendable (URL) throws -> Int = { url in
+    let data = try Data(contentsOf: url)
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+    if data.starts(with: png), data.suffix(8).elementsEqual(iend) { return data.count }
+    if data.starts(with: [0xFF, 0xD8, 0xFF]), data.suffix(2).elementsEqual([0xFF, 0xD9]) {
+      return data.count
+    }
+    throw NotAnImage(bytes: data.count)
+  }
+
+  struct NotAnImage: Error, CustomStringConvertible {
+    var bytes: Int
+    var description: String { "not a complete PNG or JPEG (\(bytes) bytes)" }
+  }
+}
