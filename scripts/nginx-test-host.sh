@@ -48,7 +48,10 @@ CONF
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 trap 'exit 0' TERM INT
-# With NGINX_TEST_HOST_WATCH_STDIN=1, stop when standard input closes (the test process died).
-if [ "${NGINX_TEST_HOST_WATCH_STDIN:-0}" = 1 ]; then (cat > /dev/null; kill -TERM $$) & fi
+# With NGINX_TEST_HOST_WATCH_PARENT=1, stop when the parent (a test process) dies.
+if [ "${NGINX_TEST_HOST_WATCH_PARENT:-0}" = 1 ]; then
+  parent=$PPID
+  (while kill -0 "$parent" 2>/dev/null; do sleep 0.5; done; kill -TERM $$) &
+fi
 echo "PORT $port"
 wait "$pid"

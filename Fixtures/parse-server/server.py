@@ -5,7 +5,7 @@ It answers the REST and file routes the client uses with the JSON shapes, status
 error bodies of a real Parse Server (see shared/PARSE.md), including its Range quirks, and
 injects faults on request. It binds 127.0.0.1 only, and prints `PORT <n>` once it listens.
 
-    server.py --config seed.json [--port 0] [--watch-stdin]
+    server.py --config seed.json [--port 0] [--watch-parent]
 
 Seed (JSON; every key optional but appId):
     appId, restKey, masterKey     credentials the server checks
@@ -426,15 +426,21 @@ class Handler(BaseHTTPRequestHandler):
         return False
 
 
+def exit_with_parent(parent):
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", required=True)
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--watch-stdin", action="store_true",
-                        help="exit when standard input closes (so a crashed test leaves no server)")
+    parser.add_argument("--watch-parent", action="store_true",
+                        help="exit when the parent process dies (so a crashed test leaves no server)")
     args = parser.parse_args()
-    if args.watch_stdin:
-        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    if args.watch_parent:
+        threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
     with open(args.config) as f:
         seed = json.load(f)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)

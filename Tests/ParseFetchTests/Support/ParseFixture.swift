@@ -19,20 +19,20 @@ final class ParseFixture: Sendable {
 
   /// Starts a server.
   /// - Parameters:
-  ///   - files: Stored file name → image name in `Fixtures/images`.
+  ///   - files: Stored file name → image name in `Fixtures/images` (or an absolute path).
   ///   - seed: Further seed keys (classes, faults, quirks, maxLimit…), see server.py.
   init(files: [String: String] = [:], seed: [String: Any] = [:]) throws {
     directory = try TestFiles.scratchDirectory()
     var full: [String: Any] = [
       "appId": Self.appID, "restKey": Self.restKey, "masterKey": Self.masterKey,
       "sessions": [Self.sessionToken: "user1"],
-      "files": files.mapValues { TestFiles.image($0).path },
+      "files": files.mapValues { $0.hasPrefix("/") ? $0 : TestFiles.image($0).path },
     ]
     full.merge(seed) { $1 }
     let seedFile = directory.appendingPathComponent("seed.json")
     try JSONSerialization.data(withJSONObject: full).write(to: seedFile)
     let script = TestFiles.root.appendingPathComponent("Fixtures/parse-server/server.py").path
-    server = try ServerProcess(["python3", script, "--config", seedFile.path, "--watch-stdin"])
+    server = try ServerProcess(["python3", script, "--config", seedFile.path, "--watch-parent"])
   }
 
   deinit {

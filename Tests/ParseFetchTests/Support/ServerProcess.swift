@@ -4,17 +4,20 @@ import Foundation
 final class ServerProcess: @unchecked Sendable {
   let port: Int
   private let process: Process
-  /// Held open for the child's life: when this process dies, the child sees end of input.
-  private let input = Pipe()
 
   /// Starts `arguments[0]` and waits for its `PORT` line.
+  ///
+  /// The child starts through a small python trampoline that unblocks every signal: a child
+  /// spawned by `Process` from a test thread inherits that thread's mask, in which SIGTERM is
+  /// blocked, so it would otherwise never stop.
   init(_ arguments: [String]) throws {
     process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
+    let unblock =
+      "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
+    process.arguments = ["python3", "-c", unblock] + arguments
     process.environment = ProcessInfo.processInfo.environment.merging(
-      ["NGINX_TEST_HOST_WATCH_STDIN": "1"]) { $1 }
-    process.standardInput = input
+      ["NGINX_TEST_HOST_WATCH_PARENT": "1"]) { $1 }
     let output = Pipe()
     process.standardOutput = output
     try process.run()
