@@ -443,6 +443,7 @@ def main():
         threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
     with open(args.config) as f:
         seed = json.load(f)
+    ThreadingHTTPServer.request_queue_size = 128  # the default backlog of 5 resets busy clients
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     server.state = State(seed, os.path.dirname(os.path.abspath(args.config)))

@@ -12,9 +12,9 @@ import Testing
   var part: URL { directory.appendingPathComponent("landscape.jpg.part") }
   var route: String { "files/\(ParseFixture.appID)/\(name)" }
 
-  init() throws {
+  init() async throws {
     original = try TestFiles.bytes("Landscape_1.jpg")
-    fixture = try ParseFixture(files: [name: "Landscape_1.jpg"])
+    fixture = try await ParseFixture(files: [name: "Landscape_1.jpg"])
     directory = try TestFiles.scratchDirectory()
   }
 
@@ -130,7 +130,7 @@ import Testing
   @Test func countsTheLimitOnDecodedBytes() async throws {
     let zeros = directory.appendingPathComponent("zeros.bin")
     try Data(count: 3 << 20).write(to: zeros)  // 3 MiB of zeros: a few KiB gzipped
-    let fixture = try ParseFixture(files: ["zeros.bin": zeros.path])
+    let fixture = try await ParseFixture(files: ["zeros.bin": zeros.path])
     try await fixture.inject([["target": "files/\(ParseFixture.appID)/zeros.bin", "kind": "gzip"]])
     let error = await #expect(throws: DownloadError.self) {
       try await downloader(maximumBytes: 1 << 20).download(
@@ -178,13 +178,13 @@ import Testing
   }
 
   @Test func timesOutAStalledTransfer() async throws {
-    try await fault("stall", times: -1, ["after": 50_000, "seconds": 4])
+    try await fault("stall", times: -1, ["after": 50_000, "seconds": 8])
     let start = ContinuousClock.now
     let error = await #expect(throws: DownloadError.self) {
       try await downloader(idleTimeout: 1, attempts: 1).download(
         from: fixture.fileURL(name), to: part)
     }
-    #expect(ContinuousClock.now - start < .seconds(4))
+    #expect(ContinuousClock.now - start < .seconds(7))
     switch error {
     case .idleTimeout?, .truncated?: break
     default: Issue.record("got \(String(describing: error))")
@@ -201,13 +201,14 @@ import Testing
     let cancelled = ContinuousClock.now
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
-    #expect(ContinuousClock.now - cancelled < .seconds(1))
+    #expect(ContinuousClock.now - cancelled < .seconds(3), "well before the 4 s trickle ends")
     let kept = try Data(contentsOf: part)
-    #expect(kept.count > 0 && kept.count < original.count && original.starts(with: kept))
+    #expect(kept.count > 0 && kept.count < original.count, "kept \(kept.count) bytes")
+    #expect(original.starts(with: kept))
   }
 
   @Test func sendsTheSessionTokenWithFileRequests() async throws {
-    let fixture = try ParseFixture(
+    let fixture = try await ParseFixture(
       files: [name: "Landscape_1.jpg"], seed: ["filesRequireSession": true])
     let config = fixture.configuration(sessionToken: ParseFixture.sessionToken)
     try await downloader().download(

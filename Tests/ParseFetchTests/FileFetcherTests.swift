@@ -14,9 +14,9 @@ import Testing
   var key: CacheKey { CacheKey(parseFileName: name) }
   var route: String { "files/\(ParseFixture.appID)/\(name)" }
 
-  init() throws {
+  init() async throws {
     original = try TestFiles.bytes("Landscape_1.jpg")
-    fixture = try ParseFixture(files: [name: "Landscape_1.jpg"])
+    fixture = try await ParseFixture(files: [name: "Landscape_1.jpg"])
     cache = try DiskCache(directory: try TestFiles.scratchDirectory())
   }
 

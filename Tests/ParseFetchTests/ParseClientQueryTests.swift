@@ -12,10 +12,10 @@ import Testing
       + [ParseFixture.photo("none1", nil), ParseFixture.photo("str01", "text")]
   }
 
-  func fixture(maxLimit: Int? = nil) throws -> ParseFixture {
+  func fixture(maxLimit: Int? = nil) async throws -> ParseFixture {
     var seed: [String: Any] = ["classes": ["Photo": Self.objects.shuffled()]]
     seed["maxLimit"] = maxLimit
-    return try ParseFixture(seed: seed)
+    return try await ParseFixture(seed: seed)
   }
 
   func walk(_ fixture: ParseFixture, where whereJSON: String? = nil, pageSize: Int = 10)
@@ -74,7 +74,8 @@ import Testing
   }
 
   @Test func countsMatchingObjects() async throws {
-    let client = ParseClient(configuration: try fixture().configuration(), retryPolicy: .none)
+    let fixture = try await fixture()
+    let client = ParseClient(configuration: fixture.configuration(), retryPolicy: .none)
     #expect(try await client.count(in: "Photo") == 25)
     #expect(try await client.count(in: "Photo", where: #"{"objectId":{"$gt":"obj020"}}"#) == 3)
   }

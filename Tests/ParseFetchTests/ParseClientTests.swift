@@ -7,10 +7,10 @@ import Testing
   let name = "d41d8cd98f00b204e9800998ecf8427e_photo.jpg"
   let photo = ParseObjectReference(className: "Photo", objectID: "Ed1nuqPvcm")
 
-  func fixture(_ objects: [[String: Any]], seed: [String: Any] = [:]) throws -> ParseFixture {
+  func fixture(_ objects: [[String: Any]], seed: [String: Any] = [:]) async throws -> ParseFixture {
     var seed = seed
     seed["classes"] = ["Photo": objects]
-    return try ParseFixture(files: [name: "Landscape_1.jpg"], seed: seed)
+    return try await ParseFixture(files: [name: "Landscape_1.jpg"], seed: seed)
   }
 
   func client(_ fixture: ParseFixture, masterKey: Bool = false, session: String? = nil)
@@ -22,7 +22,7 @@ import Testing
   }
 
   @Test func resolvesTheFileColumnWithTheRightHeaders() async throws {
-    let fixture = try fixture([ParseFixture.photo("Ed1nuqPvcm", ParseFixture.file(name))])
+    let fixture = try await fixture([ParseFixture.photo("Ed1nuqPvcm", ParseFixture.file(name))])
     let file = try await client(fixture).file(of: photo, column: "MainImage")
     #expect(file.name == name)
     #expect(file.url == fixture.fileURL(name))
@@ -43,7 +43,7 @@ import Testing
     let value = try json.map {
       try JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed)
     }
-    let fixture = try fixture([ParseFixture.photo("Ed1nuqPvcm", value)])
+    let fixture = try await fixture([ParseFixture.photo("Ed1nuqPvcm", value)])
     let error = await #expect(throws: ParseError.self) {
       try await client(fixture).file(of: photo, column: "MainImage")
     }
@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func reportsAMissingObjectWithTheServerText() async throws {
-    let fixture = try fixture([])
+    let fixture = try await fixture([])
     let error = await #expect(throws: ParseError.self) {
       try await client(fixture).file(of: photo, column: "MainImage")
     }
@@ -65,7 +65,7 @@ import Testing
   @Test func seesAnACLHiddenObjectOnlyWithItsSession() async throws {
     var object = ParseFixture.photo("Ed1nuqPvcm", ParseFixture.file(name))
     object["ACL"] = ["user1": ["read": true]]
-    let fixture = try fixture([object])
+    let fixture = try await fixture([object])
     await #expect(throws: ParseError.self) {
       try await client(fixture).file(of: photo, column: "MainImage")
     }
@@ -75,7 +75,7 @@ import Testing
   }
 
   @Test func matchesAnInvalidSessionOnCode209() async throws {
-    let fixture = try fixture([ParseFixture.photo("Ed1nuqPvcm", ParseFixture.file(name))])
+    let fixture = try await fixture([ParseFixture.photo("Ed1nuqPvcm", ParseFixture.file(name))])
     let error = await #expect(throws: ParseError.self) {
       try await client(fixture, session: "r:expired-SECRET").file(of: photo, column: "MainImage")
     }
@@ -88,7 +88,7 @@ import Testing
   }
 
   @Test func matchesForbiddenOnCode119() async throws {
-    let fixture = try fixture([], seed: ["masterOnlyClasses": ["Photo"]])
+    let fixture = try await fixture([], seed: ["masterOnlyClasses": ["Photo"]])
     let error = await #expect(throws: ParseError.self) {
       try await client(fixture).file(of: photo, column: "MainImage")
     }
@@ -100,7 +100,7 @@ import Testing
   }
 
   @Test func reportsAWrongKeyAsUnauthorized() async throws {
-    let fixture = try fixture([])
+    let fixture = try await fixture([])
     var config = fixture.configuration()
     config.restAPIKey = "wrong-SECRET"
     let error = await #expect(throws: ParseError.self) {
@@ -115,7 +115,7 @@ import Testing
   }
 
   @Test func reportsRateLimitingWithRetryAfter() async throws {
-    let fixture = try fixture(
+    let fixture = try await fixture(
       [],
       seed: [
         "faults": [
@@ -133,7 +133,7 @@ import Testing
   }
 
   @Test func retriesRateLimitingAfterTheServersWait() async throws {
-    let fixture = try fixture(
+    let fixture = try await fixture(
       [ParseFixture.photo("Ed1nuqPvcm", ParseFixture.file(name))],
       seed: [
         "faults": [
@@ -149,7 +149,7 @@ import Testing
   }
 
   @Test func showsAnInternalErrorsMessage() async throws {
-    let fixture = try fixture(
+    let fixture = try await fixture(
       [],
       seed: ["faults": [["target": "classes/Photo/Ed1nuqPvcm", "kind": "status", "status": 500]]])
     let error = await #expect(throws: ParseError.self) {
@@ -159,7 +159,7 @@ import Testing
   }
 
   @Test func reportsAProxyErrorPageAsNotJSON() async throws {
-    let fixture = try fixture([], seed: ["faults": [["target": "*", "kind": "html502"]]])
+    let fixture = try await fixture([], seed: ["faults": [["target": "*", "kind": "html502"]]])
     let error = await #expect(throws: ParseError.self) {
       try await client(fixture).file(of: photo, column: "MainImage")
     }

@@ -12,7 +12,7 @@ import Testing
   var part: URL { directory.appendingPathComponent("landscape.jpg.part") }
   var route: String { "files/\(ParseFixture.appID)/\(name)" }
 
-  init() throws {
+  init() async throws {
     original = try TestFiles.bytes("Landscape_1.jpg")
     directory = try TestFiles.scratchDirectory()
   }
@@ -20,12 +20,12 @@ import Testing
   let downloader = Downloader(
     options: .init(retryPolicy: RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(50))))
 
-  func fixture(quirks: [String: Bool] = [:]) throws -> ParseFixture {
-    try ParseFixture(files: [name: "Landscape_1.jpg"], seed: ["quirks": quirks])
+  func fixture(quirks: [String: Bool] = [:]) async throws -> ParseFixture {
+    try await ParseFixture(files: [name: "Landscape_1.jpg"], seed: ["quirks": quirks])
   }
 
   @Test func continuesAMatching206() async throws {
-    let fixture = try fixture()
+    let fixture = try await fixture()
     try original.prefix(200_000).write(to: part)
     let log = ProgressLog()
     try await downloader.download(from: fixture.fileURL(name), to: part, progress: log.handler)
@@ -36,7 +36,7 @@ import Testing
   }
 
   @Test func acceptsParsesOffByOneContentRange() async throws {
-    let fixture = try fixture(quirks: ["offByOne": true])
+    let fixture = try await fixture(quirks: ["offByOne": true])
     try original.prefix(123_456).write(to: part)
     try await downloader.download(from: fixture.fileURL(name), to: part)
     #expect(try Data(contentsOf: part) == original)
@@ -44,7 +44,7 @@ import Testing
   }
 
   @Test func restartsWhenTheServerIgnoresRange() async throws {
-    let fixture = try fixture(quirks: ["ignoreRange": true])
+    let fixture = try await fixture(quirks: ["ignoreRange": true])
     try Data(repeating: 0xAB, count: 50_000).write(to: part)  // stale bytes that must not survive
     try await downloader.download(from: fixture.fileURL(name), to: part)
     #expect(try Data(contentsOf: part) == original)
@@ -52,7 +52,7 @@ import Testing
   }
 
   @Test func restartsOnAnImpossible206() async throws {
-    let fixture = try fixture(quirks: ["impossible206": true])
+    let fixture = try await fixture(quirks: ["impossible206": true])
     try (original + Data(count: 10)).write(to: part)  // longer than the file
     try await downloader.download(from: fixture.fileURL(name), to: part)
     #expect(try Data(contentsOf: part) == original)
@@ -60,21 +60,21 @@ import Testing
   }
 
   @Test func restartsOn416() async throws {
-    let fixture = try fixture()
+    let fixture = try await fixture()
     try (original + Data(count: 10)).write(to: part)
     try await downloader.download(from: fixture.fileURL(name), to: part)
     #expect(try Data(contentsOf: part) == original)
   }
 
   @Test func resumesFromNginx() async throws {
-    let nginx = try NginxHost(images: ["Landscape_1.jpg"])
+    let nginx = try await NginxHost(images: ["Landscape_1.jpg"])
     try original.prefix(300_000).write(to: part)
     try await downloader.download(from: nginx.url("Landscape_1.jpg"), to: part)
     #expect(try Data(contentsOf: part) == original)
   }
 
   @Test func restartsWhenNginxRefusesTheRange() async throws {
-    let nginx = try NginxHost(images: ["Landscape_1.jpg"])
+    let nginx = try await NginxHost(images: ["Landscape_1.jpg"])
     try (original + Data(count: 3)).write(to: part)
     try await downloader.download(from: nginx.url("Landscape_1.jpg"), to: part)
     #expect(try Data(contentsOf: part) == original)
@@ -82,7 +82,7 @@ import Testing
 
   @Test func resumesFromNginxAfterADroppedConnection() async throws {
     // The fixture cuts the first transfer; nginx (the real file host) serves the rest.
-    let fixture = try fixture()
+    let fixture = try await fixture()
     try await fixture.inject([["target": route, "kind": "drop", "at": 170_000]])
     await #expect(throws: DownloadError.self) {
       try await Downloader(options: .init(retryPolicy: .none)).download(
@@ -90,7 +90,7 @@ import Testing
     }
     let kept = try Data(contentsOf: part)  // a reset may discard bytes still in flight
     #expect(kept.count > 0 && kept.count <= 170_000 && original.starts(with: kept))
-    let nginx = try NginxHost(images: ["Landscape_1.jpg"])
+    let nginx = try await NginxHost(images: ["Landscape_1.jpg"])
     try await downloader.download(from: nginx.url("Landscape_1.jpg"), to: part)
     #expect(try Data(contentsOf: part) == original)
   }

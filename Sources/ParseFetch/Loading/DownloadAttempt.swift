@@ -36,6 +36,7 @@ final class DownloadAttempt: Sendable {
     var errorStatus: (status: Int, retryAfter: Duration?)?
     var errorBody = Data()
     var verdict: Outcome?
+    var lastActivity = ContinuousClock.now
   }
 
   private let parameters: Parameters
@@ -44,11 +45,35 @@ final class DownloadAttempt: Sendable {
 
   init(_ parameters: Parameters) { self.parameters = parameters }
 
+  /// Fails the attempt when nothing arrived for the idle timeout. URLSession's own
+  /// `timeoutIntervalForRequest` did not fire reliably on Linux once a body had started.
+  /// A dispatch timer, not a Swift task, so a busy cooperative pool cannot delay it.
+  private func startWatchdog() -> DispatchSourceTimer {
+    let limit = Duration.milliseconds(Int(parameters.idleTimeout * 1000))
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    timer.schedule(deadline: .now(), repeating: max(0.05, parameters.idleTimeout / 8))
+    timer.setEventHandler { [weak self] in
+      guard let self else { return }
+      let silent = state.withLock { state -> URLSessionDataTask? in
+        guard state.verdict == nil, ContinuousClock.now - state.lastActivity > limit else {
+          return nil
+        }
+        state.verdict = .failed(.idleTimeout(url: url, seconds: parameters.idleTimeout))
+        return state.task
+      }
+      silent?.cancel()
+    }
+    timer.resume()
+    return timer
+  }
+
   // The callbacks below are forwarded by ``SessionDelegate``.
 
   /// Runs the exchange; a cancelled Swift task cancels the data task at once.
   func run(in session: URLSession, delegate: SessionDelegate) async -> Outcome {
-    await withTaskCancellationHandler {
+    let watchdog = startWatchdog()
+    defer { watchdog.cancel() }
+    return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let task = session.dataTask(with: parameters.request)
         delegate.register(self, for: task)
@@ -76,6 +101,7 @@ final class DownloadAttempt: Sendable {
       response as? HTTPURLResponse, offset: parameters.offset,
       maximumBytes: parameters.maximumBytes, url: url)
     state.withLock { state in
+      state.lastActivity = .now
       switch decision {
       case .write(let start, let total):
         do {
@@ -94,6 +120,7 @@ final class DownloadAttempt: Sendable {
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     let progress = state.withLock { state -> DownloadProgress? in
       guard state.verdict == nil else { return nil }
+      state.lastActivity = .now
       guard let writer = state.writer else {
         if state.errorBody.count < 4096 { state.errorBody.append(data.prefix(4096)) }
         return nil

@@ -7,7 +7,7 @@ final class NginxHost: Sendable {
   let server: ServerProcess
 
   /// Starts nginx over a fresh directory holding copies of the named test images.
-  init(images: [String]) throws {
+  init(images: [String]) async throws {
     root = try TestFiles.scratchDirectory()
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root.path)
     for name in images {
@@ -15,7 +15,7 @@ final class NginxHost: Sendable {
         at: TestFiles.image(name), to: root.appendingPathComponent(name))
     }
     let script = TestFiles.root.appendingPathComponent("scripts/nginx-test-host.sh").path
-    server = try ServerProcess(["bash", script, root.path])
+    server = try await ServerProcess.start(["bash", script, root.path])
   }
 
   deinit {

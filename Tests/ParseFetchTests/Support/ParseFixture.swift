@@ -21,7 +21,7 @@ final class ParseFixture: Sendable {
   /// - Parameters:
   ///   - files: Stored file name → image name in `Fixtures/images` (or an absolute path).
   ///   - seed: Further seed keys (classes, faults, quirks, maxLimit…), see server.py.
-  init(files: [String: String] = [:], seed: [String: Any] = [:]) throws {
+  init(files: [String: String] = [:], seed: [String: Any] = [:]) async throws {
     directory = try TestFiles.scratchDirectory()
     var full: [String: Any] = [
       "appId": Self.appID, "restKey": Self.restKey, "masterKey": Self.masterKey,
@@ -32,7 +32,9 @@ final class ParseFixture: Sendable {
     let seedFile = directory.appendingPathComponent("seed.json")
     try JSONSerialization.data(withJSONObject: full).write(to: seedFile)
     let script = TestFiles.root.appendingPathComponent("Fixtures/parse-server/server.py").path
-    server = try ServerProcess(["python3", script, "--config", seedFile.path, "--watch-parent"])
+    server = try await ServerProcess.start([
+      "python3", script, "--config", seedFile.path, "--watch-parent",
+    ])
   }
 
   deinit {

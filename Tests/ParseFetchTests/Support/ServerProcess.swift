@@ -5,12 +5,21 @@ final class ServerProcess: @unchecked Sendable {
   let port: Int
   private let process: Process
 
-  /// Starts `arguments[0]` and waits for its `PORT` line.
+  /// Starts `arguments[0]` and waits for its `PORT` line on a thread of its own, so the
+  /// blocking reads and polls never hold up Swift's cooperative pool (2 threads here), where
+  /// they would starve the downloads and timers of tests running in parallel.
+  static func start(_ arguments: [String]) async throws -> ServerProcess {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try ServerProcess(arguments) }) }.start()
+    }
+  }
+
+  /// Starts `arguments[0]` and waits for its `PORT` line, blocking the calling thread.
   ///
   /// The child starts through a small python trampoline that unblocks every signal: a child
   /// spawned by `Process` from a test thread inherits that thread's mask, in which SIGTERM is
   /// blocked, so it would otherwise never stop.
-  init(_ arguments: [String]) throws {
+  private init(_ arguments: [String]) throws {
     process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     let unblock =
