@@ -21,12 +21,18 @@ let package = Package(
       name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"],
       cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs"]),
-    .executableTarget(name: "imgfetch", dependencies: ["ImageCodecs"]),
+    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs"]),
+    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
     .target(name: "ParseFetch"),
-    .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"]),
+    // Fixture paths, reference hashes and process helpers shared by the test targets.
+    // Optimised even in debug builds: hashing megapixel images in -Onone takes seconds.
+    .target(
+      name: "FixtureSupport", path: "Tests/FixtureSupport",
+      swiftSettings: [.unsafeFlags(["-O"])]),
+    .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
     .testTarget(name: "ParseFetchTests", dependencies: ["ParseFetch"]),
-    .testTarget(name: "CLITests", dependencies: ["imgfetch"]),
+    .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch", "FixtureSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

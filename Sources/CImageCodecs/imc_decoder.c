@@ -86,6 +86,7 @@ size_t imc_layout_bytes_per_pixel(int32_t layout) {
 static imc_decoder *open_with(imc_decoder *decoder, const uint8_t *magic, size_t magic_length,
                               imc_info *info, imc_status *status) {
   decoder->format = imc_sniff(magic, magic_length);
+  decoder->info.format = decoder->format;
   int32_t code;
   switch (decoder->format) {
   case IMC_FORMAT_PNG: code = imc_png_open(decoder, status); break;
@@ -97,11 +98,11 @@ static imc_decoder *open_with(imc_decoder *decoder, const uint8_t *magic, size_t
       imc_status_set(status, IMC_ERR_NOT_IMAGE, "not a PNG or JPEG file (unrecognised signature)");
     code = status->code;
   }
+  *info = decoder->info; /* also on failure: the format and whatever the header gave */
   if (code != IMC_OK) {
     imc_decoder_close(decoder);
     return NULL;
   }
-  *info = decoder->info;
   return decoder;
 }
 
@@ -132,14 +133,14 @@ imc_decoder *imc_decoder_open_file(const char *path, const imc_request *request,
   if (!decoder) return NULL;
   decoder->source.file = fopen(path, "rb");
   if (!decoder->source.file) {
-    imc_status_setf(status, IMC_ERR_IO, "cannot open: %s", strerror(errno));
+    imc_status_setf(status, IMC_ERR_IO, "%s", strerror(errno));
     free(decoder);
     return NULL;
   }
   uint8_t magic[8];
   size_t got = fread(magic, 1, sizeof magic, decoder->source.file);
   if (ferror(decoder->source.file) || fseek(decoder->source.file, 0, SEEK_SET) != 0) {
-    imc_status_setf(status, IMC_ERR_IO, "cannot read: %s", strerror(errno));
+    imc_status_setf(status, IMC_ERR_IO, "%s", strerror(errno));
     imc_decoder_close(decoder);
     return NULL;
   }

@@ -8,7 +8,9 @@
  */
 #include "imc_internal.h"
 
-#include <CJPEG/shim.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <jpeglib.h>
 #include <jerror.h>
 #include <setjmp.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  */
 #include "imc_internal.h"
 
-#include <CPNG/shim.h>
+#include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +43,12 @@ static void on_error(png_structp png, png_const_charp message) {
 
 static void on_warning(png_structp png, png_const_charp message) {
   struct imc_png_session *session = png_get_error_ptr(png);
-  (void)message;
   session->status->warnings++;
+  /* libpng warns "exceeds user limit" and then fails with "Invalid IHDR data": report the limit. */
+  if (strstr(message, "user limit") && session->code_on_error == IMC_OK) {
+    session->code_on_error = IMC_ERR_LIMIT;
+    imc_status_set(session->status, IMC_ERR_LIMIT, message);
+  }
 }
 
 static void on_read(png_structp png, png_bytep out, size_t count) {

@@ -1,0 +1,200 @@
+internal import CImageCodecs
+public import Foundation
+
+/// Decodes PNG and JPEG files into ``Image`` pixel buffers, strictly by default: an image is
+/// returned only if every pixel decoded. The format comes from the magic bytes, never from a
+/// file name.
+///
+/// ```swift
+/// let image = try ImageDecoder.decode(contentsOf: "photo.jpg")
+/// print(image.width, image.height, image.pixelFormat)
+///
+/// var reused = image                       // decode many files into one buffer
+/// try ImageDecoder.decode(contentsOf: "next.jpg", into: &reused)
+/// ```
+public enum ImageDecoder {
+  /// Reads the header of an image in memory; no pixel is decoded.
+  /// - Parameters:
+  ///   - bytes: The file's bytes (`Data`, `[UInt8]`, …).
+  ///   - limits: Limits the header must respect.
+  /// - Returns: The header.
+  /// - Throws: ``DecodeError`` when the bytes are not a valid PNG or JPEG header or exceed the limits.
+  public static func probe(_ bytes: some ContiguousBytes, limits: DecodeLimits = .standard) throws(DecodeError)
+    -> ImageHeader
+  {
+    try withDecoder(.memory(bytes), options: DecodeOptions(limits: limits)) { _, info in ImageHeader(info) }
+  }
+
+  /// Reads the header of an image file, reading only as far into the file as the header goes.
+  /// - Parameters:
+  ///   - path: The file's path.
+  ///   - limits: Limits the header must respect.
+  /// - Returns: The header.
+  /// - Throws: ``DecodeError`` (with `path` set) when the file cannot be read or is not a valid image header.
+  public static func probe(contentsOf path: String, limits: DecodeLimits = .standard) throws(DecodeError)
+    -> ImageHeader
+  {
+    try withDecoder(Source<[UInt8]>.file(path), options: DecodeOptions(limits: limits)) { _, info in ImageHeader(info) }
+  }
+
+  /// Decodes an image in memory.
+  /// - Parameters:
+  ///   - bytes: The file's bytes.
+  ///   - options: Pixel format, limits, strictness and JPEG scale.
+  /// - Returns: The decoded image, its ``Image/orientation`` taken from EXIF.
+  /// - Throws: ``DecodeError`` when the data is not a complete, valid image within the limits.
+  public static func decode(_ bytes: some ContiguousBytes, options: DecodeOptions = DecodeOptions())
+    throws(DecodeError) -> Image
+  {
+    var image: Image? = nil
+    try decode(.memory(bytes), options: options, into: &image)
+    return image!
+  }
+
+  /// Decodes an image file.
+  /// - Parameters:
+  ///   - path: The file's path.
+  ///   - options: Pixel format, limits, strictness and JPEG scale.
+  /// - Returns: The decoded image.
+  /// - Throws: ``DecodeError`` (with `path` set) when the file is not a complete, valid image within the limits.
+  public static func decode(contentsOf path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError)
+    -> Image
+  {
+    var image: Image? = nil
+    try decode(Source<[UInt8]>.file(path), options: options, into: &image)
+    return image!
+  }
+
+  /// Decodes an image in memory into an existing image's storage, reusing its allocation when it
+  /// is large enough and not shared with another `Image`.
+  /// - Parameters:
+  ///   - bytes: The file's bytes.
+  ///   - options: Pixel format, limits, strictness and JPEG scale.
+  ///   - image: Receives the result. After a throw its pixels are unspecified (size and format may
+  ///     already be the new ones); do not display it.
+  /// - Throws: ``DecodeError`` as ``decode(_:options:)`` does.
+  public static func decode(
+    _ bytes: some ContiguousBytes, options: DecodeOptions = DecodeOptions(), into image: inout Image
+  )
+    throws(DecodeError)
+  {
+    var slot: Image? = image
+    image = Image.placeholder  // drop our reference so the storage is unique and can be reused
+    defer { image = slot ?? image }
+    try decode(.memory(bytes), options: options, into: &slot)
+  }
+
+  /// Decodes an image file into an existing image's storage; see ``decode(_:options:into:)``.
+  /// - Parameters:
+  ///   - path: The file's path.
+  ///   - options: Pixel format, limits, strictness and JPEG scale.
+  ///   - image: Receives the result; unspecified pixels after a throw.
+  /// - Throws: ``DecodeError`` as ``decode(contentsOf:options:)`` does.
+  public static func decode(contentsOf path: String, options: DecodeOptions = DecodeOptions(), into image: inout Image)
+    throws(DecodeError)
+  {
+    var slot: Image? = image
+    image = Image.placeholder
+    defer { image = slot ?? image }
+    try decode(Source<[UInt8]>.file(path), options: options, into: &slot)
+  }
+}
+
+extension ImageDecoder {
+  enum Source<Bytes: ContiguousBytes> {
+    case memory(Bytes)
+    case file(String)
+  }
+
+  static func withDecoder<Bytes: ContiguousBytes, Result>(
+    _ source: Source<Bytes>, options: DecodeOptions,
+    _ body: (OpaquePointer, imc_info) throws(DecodeError) -> Result
+  ) throws(DecodeError) -> Result {
+    var request = options.cRequest
+    var info = imc_info()
+    var status = imc_status()
+    let path: String?
+    let decoder: OpaquePointer?
+    switch source {
+    case .memory(let bytes):
+      path = nil
+      // The C decoder only borrows the bytes, so they must stay alive and pinned while it runs.
+      let outcome: Swift.Result<Result, DecodeError> = bytes.withUnsafeBytes { raw in
+        let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard let opened = imc_decoder_open_memory(base, raw.count, &request, &info, &status) else {
+          return .failure(DecodeError(status: status, format: info.format, path: nil))
+        }
+        defer { imc_decoder_close(opened) }
+        do throws(DecodeError) { return .success(try body(opened, info)) } catch { return .failure(error) }
+      }
+      return try outcome.get()
+    case .file(let filePath):
+      path = filePath
+      decoder = imc_decoder_open_file(filePath, &request, &info, &status)
+    }
+    guard let decoder else { throw DecodeError(status: status, format: info.format, path: path) }
+    defer { imc_decoder_close(decoder) }
+    do { return try body(decoder, info) } catch {
+      var located = error
+      located.path = path
+      throw located
+    }
+  }
+
+  static func decode<Bytes: ContiguousBytes>(_ source: Source<Bytes>, options: DecodeOptions, into image: inout Image?)
+    throws(DecodeError)
+  {
+    try withDecoder(source, options: options) { (decoder, info) throws(DecodeError) in
+      guard let format = PixelFormat(layout: info.output_layout),
+        let size = Image.byteLayout(
+          width: Int(info.output_width), height: Int(info.output_height), pixelFormat: format)
+      else {
+        throw DecodeError(kind: .invalidArgument, format: ImageFormat(code: info.format), message: "no output layout")
+      }
+      let orientation = ExifOrientation(exifValue: Int(info.orientation))
+      if image == nil {
+        image = Image(
+          width: size.bytesPerRow / format.bytesPerPixel, height: Int(info.output_height), pixelFormat: format,
+          bytesPerRow: size.bytesPerRow, orientation: orientation, storage: PixelStorage(capacity: size.byteCount))
+      } else {
+        image!.reshape(
+          width: Int(info.output_width), height: Int(info.output_height), pixelFormat: format,
+          bytesPerRow: size.bytesPerRow, byteCount: size.byteCount)
+        image!.orientation = orientation
+      }
+      var status = imc_status()
+      let code = image!.withUnsafeMutableBytes { pixels in
+        imc_decoder_read(
+          decoder, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), size.bytesPerRow, pixels.count, &status)
+      }
+      if code != IMC_OK { throw DecodeError(status: status, format: info.format, path: nil) }
+    }
+  }
+}
+
+extension DecodeOptions {
+  var cRequest: imc_request {
+    var request = imc_request()
+    request.want =
+      switch pixelFormat {
+      case .source: Int32(IMC_WANT_SOURCE)
+      case .native: Int32(IMC_WANT_NATIVE)
+      case .rgba8: Int32(IMC_WANT_RGBA8)
+      case .rgb8: Int32(IMC_WANT_RGB8)
+      case .gray8: Int32(IMC_WANT_GRAY8)
+      }
+    request.scale_eighths = Int32(jpegScale.eighths)
+    request.lenient = strictness == .lenient ? 1 : 0
+    request.max_scans = Int32(clamping: Swift.max(1, limits.maxJPEGScans))
+    request.max_width = UInt32(clamping: Swift.max(1, limits.maxWidth))
+    request.max_height = UInt32(clamping: Swift.max(1, limits.maxHeight))
+    request.max_pixels = UInt64(Swift.max(1, limits.maxPixels))
+    request.max_chunk_bytes = UInt64(Swift.max(1, limits.maxChunkBytes))
+    return request
+  }
+}
+
+extension Image {
+  /// A 1x1 stand-in used while an image's storage is lent to a decode.
+  static let placeholder = Image(width: 1, height: 1, pixelFormat: .gray8)
+}

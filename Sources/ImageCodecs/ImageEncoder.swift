@@ -1,0 +1,90 @@
+internal import CImageCodecs
+
+/// A compressed format and its settings for ``ImageEncoder``.
+public enum EncodedFormat: Sendable, Equatable, Hashable {
+  /// JPEG with a quality (1…100), optionally progressive. Huffman tables are always optimized.
+  /// Alpha, if any, is dropped.
+  case jpeg(quality: Int = 85, progressive: Bool = false)
+  /// PNG with a zlib compression level (0…9). Every ``PixelFormat`` is stored as is.
+  case png(compressionLevel: Int = 6)
+
+  /// The container format.
+  public var imageFormat: ImageFormat {
+    switch self {
+    case .jpeg: .jpeg
+    case .png: .png
+    }
+  }
+}
+
+/// Why an image could not be encoded or written.
+public struct EncodeError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The target format.
+  public let format: ImageFormat
+  /// What went wrong.
+  public let message: String
+  /// The destination file, when writing one.
+  public var path: String?
+
+  /// `path: cannot encode JPEG: message`.
+  public var description: String {
+    (path.map { "\($0): " } ?? "") + "cannot encode \(format): \(message)"
+  }
+}
+
+/// Encodes ``Image``s as JPEG or PNG, to memory or atomically to a file.
+///
+/// ```swift
+/// let bytes = try ImageEncoder.encode(thumbnail, as: .jpeg(quality: 85))
+/// try ImageEncoder.write(thumbnail, as: .png(), to: "thumb.png")
+/// ```
+public enum ImageEncoder {
+  /// Encodes an image to bytes.
+  /// - Parameters:
+  ///   - image: The pixels. JPEG takes gray8, rgb8 and rgba8 (alpha dropped); PNG takes every format.
+  ///   - format: The format and its settings.
+  /// - Returns: The encoded file's bytes.
+  /// - Throws: ``EncodeError`` for a pixel format the target cannot hold or a library failure.
+  public static func encode(_ image: Image, as format: EncodedFormat) throws(EncodeError) -> [UInt8] {
+    var status = imc_status()
+    var buffer = imc_buffer()
+    let code = image.withUnsafeBytes { raw in
+      let pixels = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      let (width, height) = (UInt32(image.width), UInt32(image.height))
+      let layout = Int32(image.pixelFormat.rawValue)
+      switch format {
+      case .jpeg(let quality, let progressive):
+        var options = imc_jpeg_options(
+          quality: Int32(clamping: quality), progressive: progressive ? 1 : 0, optimize: 1)
+        return imc_jpeg_encode(pixels, width, height, image.bytesPerRow, layout, &options, &buffer, &status)
+      case .png(let level):
+        return imc_png_encode(
+          pixels, width, height, image.bytesPerRow, layout, Int32(clamping: level), &buffer, &status)
+      }
+    }
+    defer { imc_buffer_free(&buffer) }
+    guard code == IMC_OK, let data = buffer.data else {
+      throw EncodeError(format: format.imageFormat, message: status.messageText, path: nil)
+    }
+    return Array(UnsafeBufferPointer(start: data, count: buffer.length))
+  }
+
+  /// Encodes an image and writes it atomically (temporary file, fsync, rename): a reader sees the
+  /// old file or the complete new one, and a failure leaves nothing behind.
+  /// - Parameters:
+  ///   - image: The pixels.
+  ///   - format: The format and its settings.
+  ///   - path: The destination; its directory must exist.
+  /// - Throws: ``EncodeError`` with `path` set.
+  public static func write(_ image: Image, as format: EncodedFormat, to path: String) throws(EncodeError) {
+    var bytes: [UInt8]
+    do { bytes = try encode(image, as: format) } catch {
+      var located = error
+      located.path = path
+      throw located
+    }
+    do { try AtomicFile.write(bytes, to: path) } catch {
+      throw EncodeError(format: format.imageFormat, message: error.reason, path: path)
+    }
+  }
+}

@@ -1,0 +1,108 @@
+internal import CImageCodecs
+
+/// What an image's header says, read without decoding any pixels.
+public struct ImageHeader: Sendable, Equatable {
+  /// The format, from the magic bytes.
+  public let format: ImageFormat
+  /// Stored width in pixels (before orientation).
+  public let width: Int
+  /// Stored height in pixels (before orientation).
+  public let height: Int
+  /// The colour model of the stream.
+  public let colorType: ColorType
+  /// Bits per sample: PNG 1, 2, 4, 8 or 16; JPEG its data precision (8).
+  public let bitDepth: Int
+  /// PNG: Adam7 interlaced.
+  public let isInterlaced: Bool
+  /// JPEG: progressive coding.
+  public let isProgressive: Bool
+  /// JPEG: arithmetic entropy coding.
+  public let isArithmeticCoded: Bool
+  /// JPEG with colour: the chroma subsampling, such as `4:2:0`; `nil` otherwise.
+  public let chromaSubsampling: String?
+  /// The EXIF orientation (`.up` when absent).
+  public let orientation: ExifOrientation
+  /// Whether an ICC colour profile is embedded (it is not applied).
+  public let hasICCProfile: Bool
+  /// Whether the image has an alpha channel or PNG transparency (tRNS).
+  public let hasAlpha: Bool
+
+  /// The colour model of a stream.
+  public enum ColorType: String, Sendable, Equatable {
+    /// One gray channel.
+    case gray
+    /// Gray and alpha (PNG).
+    case grayAlpha
+    /// Red, green, blue.
+    case rgb
+    /// Red, green, blue, alpha (PNG).
+    case rgba
+    /// Palette indices (PNG).
+    case palette
+    /// Y, Cb, Cr (JPEG).
+    case ycbcr
+    /// Cyan, magenta, yellow, black (JPEG).
+    case cmyk
+    /// Y, Cb, Cr, black (JPEG, Adobe).
+    case ycck
+    /// Something else.
+    case unknown
+  }
+
+  /// Width once the orientation is applied.
+  public var orientedWidth: Int { orientation.swapsDimensions ? height : width }
+  /// Height once the orientation is applied.
+  public var orientedHeight: Int { orientation.swapsDimensions ? width : height }
+
+  init(_ info: imc_info) {
+    format = ImageFormat(code: info.format) ?? .png
+    width = Int(info.width)
+    height = Int(info.height)
+    bitDepth = Int(info.bit_depth)
+    orientation = ExifOrientation(exifValue: Int(info.orientation))
+    hasICCProfile = info.has_icc != 0
+    isInterlaced = format == .png && info.interlaced != 0
+    isProgressive = format == .jpeg && info.interlaced != 0
+    isArithmeticCoded = info.arithmetic != 0
+    if format == .png {
+      colorType =
+        switch info.color_type {
+        case 0: .gray
+        case 2: .rgb
+        case 3: .palette
+        case 4: .grayAlpha
+        case 6: .rgba
+        default: .unknown
+        }
+      hasAlpha = info.has_transparency != 0
+      chromaSubsampling = nil
+    } else {
+      colorType =
+        switch info.color_type {
+        case 1: .gray
+        case 2: .rgb
+        case 3: .ycbcr
+        case 4: .cmyk
+        case 5: .ycck
+        default: .unknown
+        }
+      hasAlpha = false
+      chromaSubsampling = ImageHeader.subsampling(info)
+    }
+  }
+
+  private static func subsampling(_ info: imc_info) -> String? {
+    guard info.components >= 3 else { return nil }
+    let h = withUnsafeBytes(of: info.h_sampling) { Array($0.bindMemory(to: Int32.self)) }
+    let v = withUnsafeBytes(of: info.v_sampling) { Array($0.bindMemory(to: Int32.self)) }
+    guard h[1] > 0, v[1] > 0, h[0] % h[1] == 0, v[0] % v[1] == 0 else { return "other" }
+    switch (h[0] / h[1], v[0] / v[1]) {
+    case (1, 1): return "4:4:4"
+    case (2, 1): return "4:2:2"
+    case (2, 2): return "4:2:0"
+    case (1, 2): return "4:4:0"
+    case (4, 1): return "4:1:1"
+    default: return "other"
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/// The text of `imgfetch --help`.
+enum HelpText {
+  static let text = """
+    imgfetch: fetch, validate, decode and thumbnail PNG and JPEG images
+
+    Usage:
+      imgfetch info FILE...        one JSON object per file, from the header only
+      imgfetch decode FILE [-o PATH|-] [--pixel-format F] [--orient] [--lenient]
+                                   raw pixels, row-major, top-left origin, no header
+      imgfetch verify FILE...      full strict decode of each file: OK or the reason
+
+    Decode options:
+      --pixel-format F   auto (default: rgba8 for PNG, rgb8 or gray8 for JPEG),
+                         source, native (16-bit kept), rgba8, rgb8, gray8
+      --orient           apply the EXIF orientation
+      -o, --output PATH  write to PATH atomically; - (default) is standard output
+      --raw              raw pixels to standard output (the default)
+      --lenient          return what decodes from a damaged file instead of failing
+      --max-pixels N     largest accepted width x height (default 100000000)
+
+    Exit codes:
+      0    everything done
+      1    usage error
+      2    a batch finished but some items failed
+      3    network or server error
+      4    invalid image (corrupt, truncated, unsupported, too large, unreadable)
+      130  interrupted
+    """
+}

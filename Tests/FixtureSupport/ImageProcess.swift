@@ -1,0 +1,59 @@
+import Foundation
+
+/// The outcome of running a command: exit status and captured output.
+public struct ProcessResult: Sendable {
+  /// The exit status (or 128 + signal when killed).
+  public let status: Int32
+  /// Standard output bytes.
+  public let stdout: [UInt8]
+  /// Standard error bytes.
+  public let stderr: [UInt8]
+  /// Standard output as UTF-8 text.
+  public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+  /// Standard error as UTF-8 text.
+  public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+}
+
+/// Runs the built `imgfetch` as a user would.
+/// - Parameters:
+///   - arguments: Command-line arguments.
+///   - environment: Extra environment variables.
+/// - Returns: Exit status and output.
+public func runImgfetch(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+  try runProcess(
+    Fixtures.productsDirectory.appendingPathComponent("imgfetch").path, arguments, environment: environment)
+}
+
+/// Runs an executable and collects its output (both pipes drained concurrently).
+/// - Parameters:
+///   - path: The executable.
+///   - arguments: Its arguments.
+///   - environment: Extra environment variables.
+/// - Returns: Exit status and output.
+public func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws
+  -> ProcessResult
+{
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: path)
+  process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  process.standardInput = FileHandle.nullDevice
+  try process.run()
+  let group = DispatchGroup()
+  nonisolated(unsafe) var errData = Data()
+  group.enter()
+  DispatchQueue.global().async {
+    errData = err.fileHandleForReading.readDataToEndOfFile()
+    group.leave()
+  }
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  process.waitUntilExit()
+  let status =
+    process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+  return ProcessResult(status: status, stdout: [UInt8](outData), stderr: [UInt8](errData))
+}

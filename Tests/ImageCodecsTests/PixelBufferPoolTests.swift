@@ -1,0 +1,49 @@
+import Testing
+
+@testable import ImageCodecs
+
+/// Large freed buffers are reused by the next image instead of being faulted in again.
+@Suite struct PixelBufferPoolTests {
+  let big = 40 << 20
+
+  @Test func aFreedLargeBufferIsReusedByTheNextAllocation() {
+    let pool = PixelBufferPool()
+    let first = pool.allocate(capacity: big)
+    pool.recycle(first.pointer, capacity: first.capacity)
+    #expect(pool.pooledBytes == big)
+    let second = pool.allocate(capacity: big - 1000)
+    #expect(second.pointer == first.pointer && second.capacity == big)
+    #expect(pool.pooledBytes == 0)
+    pool.recycle(second.pointer, capacity: second.capacity)
+    pool.removeAll()
+    #expect(pool.pooledBytes == 0)
+  }
+
+  @Test func smallBuffersAndTooLargeRequestsGoToTheSystem() {
+    let pool = PixelBufferPool()
+    let small = pool.allocate(capacity: 1 << 20)
+    pool.recycle(small.pointer, capacity: small.capacity)
+    #expect(pool.pooledBytes == 0)
+    let kept = pool.allocate(capacity: big)
+    pool.recycle(kept.pointer, capacity: kept.capacity)
+    let larger = pool.allocate(capacity: big * 2)
+    #expect(larger.pointer != kept.pointer)
+    pool.recycle(larger.pointer, capacity: larger.capacity)
+    pool.removeAll()
+  }
+
+  @Test func limitsAreKept() {
+    let pool = PixelBufferPool()
+    pool.maximumBuffers = 2
+    let buffers = (0..<3).map { _ in pool.allocate(capacity: big) }
+    buffers.forEach { pool.recycle($0.pointer, capacity: $0.capacity) }
+    #expect(pool.pooledBytes == 2 * big)
+    pool.maximumBytes = big
+    #expect(pool.pooledBytes == big)
+    pool.maximumBytes = 0
+    #expect(pool.pooledBytes == 0)
+    let refused = pool.allocate(capacity: big)
+    pool.recycle(refused.pointer, capacity: refused.capacity)
+    #expect(pool.pooledBytes == 0)
+  }
+}
