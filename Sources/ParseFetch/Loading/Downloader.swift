@@ -46,6 +46,7 @@ public final class Downloader: Sendable {
   public let options: Options
   private let session: URLSession
   private let delegate = SessionDelegate()
+  private let callbackQueue = DispatchQueue(label: "ParseFetch.Downloader", qos: .userInitiated)
 
   /// Creates a downloader with its own URL session.
   /// - Parameter options: Limits and retry behaviour.
@@ -55,7 +56,12 @@ public final class Downloader: Sendable {
     configuration.timeoutIntervalForRequest = options.idleTimeout
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    // Chunks reach the delegate through this queue with no back-pressure on the socket, so a
+    // slow queue lets unread chunks pile up in memory: give it a high priority.
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    queue.underlyingQueue = callbackQueue
+    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
   }
 
   deinit { session.finishTasksAndInvalidate() }
