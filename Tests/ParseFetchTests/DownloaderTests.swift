@@ -1,4 +1,5 @@
 import Foundation
+import ParseFixtureSupport
 import Testing
 
 @testable import ParseFetch

@@ -1,4 +1,5 @@
 import Foundation
+import ParseFixtureSupport
 import Synchronization
 import Testing
 

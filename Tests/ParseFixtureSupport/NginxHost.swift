@@ -2,12 +2,12 @@ import Foundation
 
 /// nginx serving a scratch directory on 127.0.0.1 (via `scripts/nginx-test-host.sh`, which
 /// installs nginx when missing); stopped when dropped.
-final class NginxHost: Sendable {
-  let root: URL
-  let server: ServerProcess
+public final class NginxHost: Sendable {
+  public let root: URL
+  public let server: ServerProcess
 
   /// Starts nginx over a fresh directory holding copies of the named test images.
-  init(images: [String]) async throws {
+  public init(images: [String]) async throws {
     root = try TestFiles.scratchDirectory()
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root.path)
     for name in images {
@@ -23,5 +23,5 @@ final class NginxHost: Sendable {
     try? FileManager.default.removeItem(at: root)
   }
 
-  func url(_ name: String) -> URL { URL(string: "http://127.0.0.1:\(server.port)/\(name)")! }
+  public func url(_ name: String) -> URL { URL(string: "http://127.0.0.1:\(server.port)/\(name)")! }
 }

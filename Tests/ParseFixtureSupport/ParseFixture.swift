@@ -7,21 +7,21 @@ import ParseFetch
 
 /// The fixture Parse Server (`Fixtures/parse-server/server.py`) on 127.0.0.1, seeded for one test
 /// and stopped when the test drops it.
-final class ParseFixture: Sendable {
-  static let appID = "fixture-app"
-  static let restKey = "rest-SECRET-4f1d"
-  static let masterKey = "master-SECRET-9c2e"
-  static let sessionToken = "r:session-SECRET-77ab"
-  static let secrets = [restKey, masterKey, sessionToken]
+public final class ParseFixture: Sendable {
+  public static let appID = "fixture-app"
+  public static let restKey = "rest-SECRET-4f1d"
+  public static let masterKey = "master-SECRET-9c2e"
+  public static let sessionToken = "r:session-SECRET-77ab"
+  public static let secrets = [restKey, masterKey, sessionToken]
 
-  let server: ServerProcess
-  let directory: URL
+  public let server: ServerProcess
+  public let directory: URL
 
   /// Starts a server.
   /// - Parameters:
   ///   - files: Stored file name → image name in `Fixtures/images` (or an absolute path).
   ///   - seed: Further seed keys (classes, faults, quirks, maxLimit…), see server.py.
-  init(files: [String: String] = [:], seed: [String: Any] = [:]) async throws {
+  public init(files: [String: String] = [:], seed: [String: Any] = [:]) async throws {
     directory = try TestFiles.scratchDirectory()
     var full: [String: Any] = [
       "appId": Self.appID, "restKey": Self.restKey, "masterKey": Self.masterKey,
@@ -42,17 +42,17 @@ final class ParseFixture: Sendable {
     try? FileManager.default.removeItem(at: directory)
   }
 
-  var baseURL: URL { URL(string: "http://127.0.0.1:\(server.port)/parse")! }
+  public var baseURL: URL { URL(string: "http://127.0.0.1:\(server.port)/parse")! }
 
   /// A configuration with the REST key (and more, when asked).
-  func configuration(masterKey: Bool = false, sessionToken: String? = nil) -> ParseConfiguration {
+  public func configuration(masterKey: Bool = false, sessionToken: String? = nil) -> ParseConfiguration {
     ParseConfiguration(
       serverURL: baseURL, applicationID: Self.appID, restAPIKey: Self.restKey,
       masterKey: masterKey ? Self.masterKey : nil, sessionToken: sessionToken)
   }
 
   /// The URL the server gives for a stored file.
-  func fileURL(_ name: String, fault: String? = nil) -> URL {
+  public func fileURL(_ name: String, fault: String? = nil) -> URL {
     let unreserved = CharacterSet(
       charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
     let encoded = name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? name
@@ -61,18 +61,18 @@ final class ParseFixture: Sendable {
   }
 
   /// How many requests reached a route (the path after the mount, such as `files/<app>/<name>`).
-  func requests(_ route: String) async throws -> Int {
+  public func requests(_ route: String) async throws -> Int {
     try await stats()["counts"]?[route] as? Int ?? 0
   }
 
   /// The headers of the last request to a route, names in lower case.
-  func lastHeaders(_ route: String) async throws -> [String: String] {
+  public func lastHeaders(_ route: String) async throws -> [String: String] {
     let headers = try await stats()["headers"]?[route] as? [String: String] ?? [:]
     return Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { $1 }
   }
 
   /// Adds faults at run time (see server.py for the kinds).
-  func inject(_ faults: [[String: Any]]) async throws {
+  public func inject(_ faults: [[String: Any]]) async throws {
     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/__control/faults")!)
     request.httpMethod = "POST"
     request.httpBody = try JSONSerialization.data(withJSONObject: faults)
@@ -86,12 +86,12 @@ final class ParseFixture: Sendable {
   }
 
   /// A Photo object whose column holds `value`.
-  static func photo(_ id: String, _ value: Any?) -> [String: Any] {
+  public static func photo(_ id: String, _ value: Any?) -> [String: Any] {
     var object: [String: Any] = ["objectId": id, "createdAt": "2022-01-01T12:23:45.678Z"]
     object["MainImage"] = value
     return object
   }
 
   /// A File column value.
-  static func file(_ name: String) -> [String: Any] { ["__type": "File", "name": name] }
+  public static func file(_ name: String) -> [String: Any] { ["__type": "File", "name": name] }
 }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A server child process that prints `PORT <n>` when ready; terminated by `stop()` or deinit.
-final class ServerProcess: @unchecked Sendable {
-  let port: Int
+public final class ServerProcess: @unchecked Sendable {
+  public let port: Int
   private let process: Process
 
   /// Starts `arguments[0]` and waits for its `PORT` line on a thread of its own, so the
   /// blocking reads and polls never hold up Swift's cooperative pool (2 threads here), where
   /// they would starve the downloads and timers of tests running in parallel.
-  static func start(_ arguments: [String]) async throws -> ServerProcess {
+  public static func start(_ arguments: [String]) async throws -> ServerProcess {
     try await withCheckedThrowingContinuation { continuation in
       Thread { continuation.resume(with: Result { try ServerProcess(arguments) }) }.start()
     }
@@ -29,6 +29,11 @@ final class ServerProcess: @unchecked Sendable {
       ["NGINX_TEST_HOST_WATCH_PARENT": "1"]) { $1 }
     let output = Pipe()
     process.standardOutput = output
+    // Never the test process's own stderr: `swift test` reads that pipe until every holder
+    // closes it, so a server that outlives the test binary would hang the run.
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    process.standardError = try FileHandle(forWritingTo: log)
     try process.run()
     var text = ""
     while !text.contains("\n") {
@@ -40,9 +45,11 @@ final class ServerProcess: @unchecked Sendable {
       let port = Int(line.dropFirst(5))
     else {
       process.terminate()
-      throw StartFailure(command: arguments.joined(separator: " "), output: text)
+      let errors = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+      throw StartFailure(command: arguments.joined(separator: " "), output: text + errors)
     }
     self.port = port
+    try? FileManager.default.removeItem(at: log)  // the child keeps writing to the open file
     try waitUntilListening()
   }
 
@@ -50,7 +57,7 @@ final class ServerProcess: @unchecked Sendable {
 
   /// Sends SIGTERM. It does not wait: on Linux `waitUntilExit()` can hang off the main
   /// thread, and the servers exit at once on SIGTERM anyway.
-  func stop() {
+  public func stop() {
     if process.isRunning { process.terminate() }
   }
 
@@ -74,9 +81,9 @@ final class ServerProcess: @unchecked Sendable {
     throw StartFailure(command: "port \(port)", output: "never accepted a connection")
   }
 
-  struct StartFailure: Error, CustomStringConvertible {
+  public struct StartFailure: Error, CustomStringConvertible {
     var command: String
     var output: String
-    var description: String { "could not start \(command): \(output)" }
+    public var description: String { "could not start \(command): \(output)" }
   }
 }

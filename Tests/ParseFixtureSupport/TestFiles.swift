@@ -1,24 +1,22 @@
 import Foundation
+import ParseFetch
 
-@testable import ParseFetch
-
-/// Paths in the repository and scratch directories for tests.
-enum TestFiles {
+/// Paths in the repository and scratch directories for the ParseFetch and ImageFetch tests.
+public enum TestFiles {
   /// The package root, found from this file's path.
-  static let root = URL(fileURLWithPath: #filePath)
+  public static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
 
   /// A test image in `Fixtures/images`.
-  static func image(_ name: String) -> URL {
+  public static func image(_ name: String) -> URL {
     root.appendingPathComponent("Fixtures/images/\(name)")
   }
 
   /// The bytes of a test image.
-  static func bytes(_ name: String) throws -> Data { try Data(contentsOf: image(name)) }
+  public static func bytes(_ name: String) throws -> Data { try Data(contentsOf: image(name)) }
 
   /// A fresh, empty directory under the system's temporary directory.
-  static func scratchDirectory() throws -> URL {
+  public static func scratchDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("parsefetch-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -27,7 +25,7 @@ enum TestFiles {
 
   /// Accepts complete PNG and JPEG files by their signature and end marker: enough to prove
   /// the cache stores only what validation accepted (the real decoder lives in ImageFetch).
-  static let validateImage: @Sendable (URL) throws -> Int = { url in
+  public static let validateImage: @Sendable (URL) throws -> Int = { url in
     let data = try Data(contentsOf: url)
     let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
@@ -38,8 +36,8 @@ enum TestFiles {
     throw NotAnImage(bytes: data.count)
   }
 
-  struct NotAnImage: Error, CustomStringConvertible {
-    var bytes: Int
-    var description: String { "not a complete PNG or JPEG (\(bytes) bytes)" }
+  public struct NotAnImage: Error, CustomStringConvertible {
+    public var bytes: Int
+    public var description: String { "not a complete PNG or JPEG (\(bytes) bytes)" }
   }
 }

@@ -47,8 +47,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     var ext = ""
     if let dot = lower.lastIndex(of: "."), lower.index(after: dot) < lower.endIndex {
       let candidate = lower[lower.index(after: dot)...]
-      if candidate.count <= 8, candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-      {
+      if candidate.count <= 8, candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
         ext = "." + candidate
         stem = lower[..<dot]
       }
