@@ -27,7 +27,7 @@ final class DownloadAttempt: Sendable {
     var progress: ProgressHandler?
   }
 
-  private struct State {
+  struct State {
     var task: URLSessionDataTask?
     var continuation: CheckedContinuation<Outcome, Never>?
     var cancelled = false
@@ -39,35 +39,11 @@ final class DownloadAttempt: Sendable {
     var lastActivity = ContinuousClock.now
   }
 
-  private let parameters: Parameters
-  private let state = Mutex(State())
-  private var url: String { parameters.request.url?.redactedForLog ?? "?" }
+  let parameters: Parameters
+  let state = Mutex(State())
+  var url: String { parameters.request.url?.redactedForLog ?? "?" }
 
   init(_ parameters: Parameters) { self.parameters = parameters }
-
-  /// Fails the attempt when nothing arrived for the idle timeout. URLSession's own
-  /// `timeoutIntervalForRequest` did not fire reliably on Linux once a body had started.
-  /// A dispatch timer, not a Swift task, so a busy cooperative pool cannot delay it.
-  private func startWatchdog() -> DispatchSourceTimer {
-    let limit = Duration.milliseconds(Int(parameters.idleTimeout * 1000))
-    let timer = DispatchSource.makeTimerSource(queue: .global())
-    timer.schedule(deadline: .now(), repeating: max(0.05, parameters.idleTimeout / 8))
-    timer.setEventHandler { [weak self] in
-      guard let self else { return }
-      let silent = state.withLock { state -> URLSessionDataTask? in
-        guard state.verdict == nil, ContinuousClock.now - state.lastActivity > limit else {
-          return nil
-        }
-        state.verdict = .failed(.idleTimeout(url: url, seconds: parameters.idleTimeout))
-        return state.task
-      }
-      silent?.cancel()
-    }
-    timer.resume()
-    return timer
-  }
-
-  // The callbacks below are forwarded by ``SessionDelegate``.
 
   /// Runs the exchange; a cancelled Swift task cancels the data task at once.
   func run(in session: URLSession, delegate: SessionDelegate) async -> Outcome {
@@ -80,9 +56,9 @@ final class DownloadAttempt: Sendable {
         let cancelled = state.withLock {
           $0.task = task
           $0.continuation = continuation
-          return $0.cancelled || Task.isCancelled
+          if Task.isCancelled { $0.cancelled = true }
+          return $0.cancelled
         }
-        if cancelled { state.withLock { $0.cancelled = true } }
         cancelled ? task.cancel() : task.resume()
       }
     } onCancel: {
@@ -92,6 +68,8 @@ final class DownloadAttempt: Sendable {
       }?.cancel()
     }
   }
+
+  // The callbacks below are forwarded by ``SessionDelegate``.
 
   func urlSession(
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -157,29 +135,5 @@ final class DownloadAttempt: Sendable {
       return (state.continuation, outcome)
     }
     continuation?.resume(returning: outcome)
-  }
-
-  /// The outcome of an exchange the delegate did not already stop.
-  private func finish(_ state: State, error: URLError?) -> Outcome {
-    if state.cancelled { return .cancelled }
-    let received = state.writer?.size ?? 0
-    if let error {
-      if let total = state.expectedTotal, received < total {
-        return .failed(.truncated(url: url, received: received, expected: total))
-      }
-      if error.code == .timedOut {
-        return .failed(.idleTimeout(url: url, seconds: parameters.idleTimeout))
-      }
-      return .failed(.connection(url: url, error))
-    }
-    if let (status, retryAfter) = state.errorStatus {
-      let excerpt = ParseError.excerpt(of: state.errorBody)
-      return .failed(
-        .httpStatus(url: url, status: status, excerpt: excerpt, retryAfter: retryAfter))
-    }
-    if let total = state.expectedTotal, received != total {
-      return .failed(.truncated(url: url, received: received, expected: total))
-    }
-    return .complete(received)
   }
 }
