@@ -184,3 +184,43 @@ import Testing
     }
   }
 }
+
+@Suite struct SecretsTests {
+  /// Every failure a client can meet, with every credential set: no message may show one.
+  @Test func neverAppearInErrorMessages() async throws {
+    let fixture = try await ParseFixture(
+      seed: [
+        "classes": ["Photo": [ParseFixture.photo("a1", "text")]],
+        "faults": [
+          ["target": "classes/Photo/html", "kind": "html502"],
+          ["target": "classes/Photo/crash", "kind": "status", "status": 500],
+          ["target": "classes/Photo/busy", "kind": "status", "status": 429, "retryAfter": 3],
+        ],
+      ])
+    var messages: [String] = []
+    func record(_ body: () async throws -> Void) async {
+      do { try await body() } catch { messages.append("\(error)") }
+    }
+    let full = fixture.configuration(masterKey: true, sessionToken: ParseFixture.sessionToken)
+    var badToken = full
+    badToken.sessionToken = "r:stale-SECRET-0000"
+    var badKey = fixture.configuration()
+    badKey.restAPIKey = "rest-SECRET-wrong"
+    for config in [full, badToken, badKey] {
+      let client = ParseClient(configuration: config, retryPolicy: .none)
+      for id in ["a1", "missing", "html", "crash", "busy"] {
+        await record {
+          _ = try await client.file(of: ParseObjectReference(className: "Photo", objectID: id), column: "MainImage")
+        }
+      }
+      await record { for try await _ in client.objectFiles(in: "Photo", column: "MainImage", where: "[]") {} }
+    }
+    let signed = URL(string: "http://user:pw-SECRET@127.0.0.1:9/f.jpg?X-Amz-Signature=SECRET")!
+    await record {
+      try await Downloader(options: .init(retryPolicy: .none)).download(
+        from: signed, to: fixture.directory.appendingPathComponent("x.part"), headers: full.fileHeaders)
+    }
+    #expect(messages.count == 19)
+    for message in messages { #expect(!message.contains("SECRET"), "\(message)") }
+  }
+}

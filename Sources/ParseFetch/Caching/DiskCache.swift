@@ -67,8 +67,9 @@ public final class DiskCache: Sendable {
   /// - Returns: The entry's path, or nil on a miss.
   public func cachedFile(for key: CacheKey) -> URL? {
     let url = url(for: key)
-    guard utimensat(AT_FDCWD, url.path, nil, 0) == 0 else { return nil }
-    return url
+    if utimensat(AT_FDCWD, url.path, nil, 0) == 0 { return url }
+    // A read-only cache still serves its entries; they just do not move up in the LRU order.
+    return errno != ENOENT && access(url.path, R_OK) == 0 ? url : nil
   }
 
   /// Makes a validated `.part` file the entry for `key`: fsync, rename, fsync the directory,
