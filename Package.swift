@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
     .library(name: "ParseFetch", targets: ["ParseFetch"]),
     .library(name: "ImageFetch", targets: ["ImageFetch"]),
+    .library(name: "Thumbnails", targets: ["Thumbnails"]),
     .executable(name: "imgfetch", targets: ["imgfetch"]),
   ],
   targets: [
@@ -22,7 +23,9 @@ let package = Package(
       name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"],
       cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs"]),
-    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs"]),
+    // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
+    .target(name: "Thumbnails", dependencies: ["ImageCodecs"]),
+    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails"]),
     .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
     .target(name: "ParseFetch"),
@@ -41,6 +44,7 @@ let package = Package(
     .testTarget(
       name: "ImageFetchTests", dependencies: ["ImageFetch", "ImageCodecs", "ParseFixtureSupport"]),
     .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch", "FixtureSupport"]),
+    .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

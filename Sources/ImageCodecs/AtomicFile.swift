@@ -21,10 +21,13 @@ public enum AtomicFile {
   ///   - bytes: The complete contents.
   ///   - path: The destination; its directory must exist.
   ///   - permissions: The file mode, 0644 by default.
+  ///   - flushesToDisk: `fsync` before the rename (the default). Without it readers still see the old
+  ///     file or the complete new one, but after a power failure the new file may be missing or
+  ///     incomplete: fine for derived files that are checked and rebuilt (thumbnails).
   /// - Throws: ``WriteError`` when any step fails; the temporary file is removed.
-  public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, permissions: mode_t = 0o644)
-    throws(WriteError)
-  {
+  public static func write(
+    _ bytes: UnsafeRawBufferPointer, to path: String, permissions: mode_t = 0o644, flushesToDisk: Bool = true
+  ) throws(WriteError) {
     let temporary = temporaryPath(for: path)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
     guard descriptor >= 0 else { throw WriteError(path: path, reason: systemError()) }
@@ -39,7 +42,7 @@ public enum AtomicFile {
       }
       offset += written
     }
-    if failure == nil && fsync(descriptor) != 0 { failure = systemError() }
+    if failure == nil && flushesToDisk && fsync(descriptor) != 0 { failure = systemError() }
     if close(descriptor) != 0 && failure == nil { failure = systemError() }
     if failure == nil && rename(temporary, path) != 0 { failure = systemError() }
     if let failure {
@@ -48,14 +51,17 @@ public enum AtomicFile {
     }
   }
 
-  /// Writes `bytes` to `path` atomically; see ``write(_:to:permissions:)-(UnsafeRawBufferPointer,_,_)``.
+  /// Writes `bytes` to `path` atomically; see the `UnsafeRawBufferPointer` variant.
   /// - Parameters:
   ///   - bytes: The complete contents.
   ///   - path: The destination.
+  ///   - flushesToDisk: `fsync` before the rename (the default).
   /// - Throws: ``WriteError`` when any step fails.
-  public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+  public static func write(_ bytes: [UInt8], to path: String, flushesToDisk: Bool = true) throws(WriteError) {
     let result: Result<Void, WriteError> = bytes.withUnsafeBytes { raw in
-      do throws(WriteError) { try write(raw, to: path) } catch { return .failure(error) }
+      do throws(WriteError) { try write(raw, to: path, flushesToDisk: flushesToDisk) } catch {
+        return .failure(error)
+      }
       return .success(())
     }
     try result.get()

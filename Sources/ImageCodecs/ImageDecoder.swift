@@ -1,5 +1,5 @@
 internal import CImageCodecs
-public import Foundation
+public import FoundationEssentials
 
 /// Decodes PNG and JPEG files into ``Image`` pixel buffers, strictly by default: an image is
 /// returned only if every pixel decoded. The format comes from the magic bytes, never from a

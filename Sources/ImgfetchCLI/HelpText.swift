@@ -1,9 +1,11 @@
 /// The text of `imgfetch --help`.
 enum HelpText {
-  static let text = """
+  static let text =
+    """
     imgfetch: fetch, validate, decode and thumbnail PNG and JPEG images
 
     Usage:
+    \(ThumbnailCommand.usage)
       imgfetch info FILE...        one JSON object per file, from the header only
       imgfetch decode FILE [-o PATH|-] [--pixel-format F] [--orient] [--lenient]
                                    raw pixels, row-major, top-left origin, no header
@@ -25,5 +27,7 @@ enum HelpText {
       3    network or server error
       4    invalid image (corrupt, truncated, unsupported, too large, unreadable)
       130  interrupted
+
+    imgfetch --thumbnail --help lists the thumbnail options and the file naming rule.
     """
 }

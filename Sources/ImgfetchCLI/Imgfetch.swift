@@ -28,7 +28,9 @@ public enum Imgfetch {
     case "info": return try InfoCommand.run(rest)
     case "decode": return try DecodeCommand.run(rest)
     case "verify": return try VerifyCommand.run(rest)
-    default: throw UsageError("unknown command \(first)")
+    default:
+      if ThumbnailCommand.handles(arguments) { return try ThumbnailCommand.run(arguments) }
+      throw UsageError("unknown command \(first)")
     }
   }
 }

@@ -1,0 +1,86 @@
+public import ImageCodecs
+
+/// The record a thumbnail file carries of how it was made, so that a later run can reuse it
+/// without decoding anything.
+///
+/// It is one line of text, stored in the file itself (a JPEG `COM` segment right after the
+/// JFIF header, or a PNG `tEXt` chunk with keyword `imgfetch-thumbnail` right after `IHDR`), so
+/// the file and its record are written in the same atomic rename and can never disagree:
+///
+///     imgfetch-thumbnail/1 source=photo.jpg bytes=48213 mtime=1732880000.123456789 size=256
+///     fit=inside upscale=0 rotate=1 filter=lanczos3 format=jpeg/85 out=256x171
+///
+/// (on one line). Everything before `out=` is the key: a thumbnail is reused only when the key
+/// equals the one the current source and options give. The source's size and modification time
+/// are part of it, so a replaced original is noticed even when its new timestamp is older.
+public struct ThumbnailStamp: Sendable, Equatable {
+  /// The version tag that starts every stamp.
+  public static let tag = "imgfetch-thumbnail/1"
+  /// The PNG `tEXt` keyword.
+  static let pngKeyword = "imgfetch-thumbnail"
+
+  /// The key: the source's identity and every option that changes the pixels or the format.
+  public let key: String
+  /// The thumbnail's width.
+  public let width: Int
+  /// The thumbnail's height.
+  public let height: Int
+
+  /// Creates a stamp.
+  /// - Parameters:
+  ///   - key: See ``key(sourceName:sourceBytes:sourceModified:options:format:)``.
+  ///   - width: The thumbnail's width.
+  ///   - height: The thumbnail's height.
+  public init(key: String, width: Int, height: Int) {
+    self.key = key
+    self.width = width
+    self.height = height
+  }
+
+  /// The stamp's text: the key, then `out=WxH`.
+  public var text: String { "\(key) out=\(width)x\(height)" }
+
+  /// Reads a stamp back from its text.
+  /// - Parameter text: A stamp's text.
+  /// - Returns: `nil` when the text is not a stamp of this version.
+  public init?(text: String) {
+    guard text.hasPrefix(Self.tag + " "), let space = text.lastIndex(of: " ") else { return nil }
+    let last = text[text.index(after: space)...]
+    guard last.hasPrefix("out=") else { return nil }
+    let size = last.dropFirst(4).split(separator: "x")
+    guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]), width > 0,
+      height > 0
+    else {
+      return nil
+    }
+    self.init(key: String(text[..<space]), width: width, height: height)
+  }
+
+  /// The key for a source file and the options applied to it.
+  /// - Parameters:
+  ///   - sourceName: The original's file name (without directory).
+  ///   - sourceBytes: The original's size in bytes.
+  ///   - sourceModified: The original's modification time as `seconds.nanoseconds`.
+  ///   - options: The thumbnail options.
+  ///   - format: The resolved output format.
+  /// - Returns: The key text.
+  public static func key(
+    sourceName: String, sourceBytes: Int, sourceModified: String, options: ThumbnailOptions,
+    format: EncodedFormat
+  ) -> String {
+    let formatText =
+      switch format {
+      case .jpeg(let quality, let progressive): "jpeg/\(quality)\(progressive ? "p" : "")"
+      case .png(let level): "png/\(level)"
+      }
+    // Spaces and control characters would make the line ambiguous to read (not to compare).
+    let name = String(
+      sourceName.unicodeScalars.map {
+        $0.value <= 0x20 || $0 == "%" ? "%" + String($0.value, radix: 16) : String($0)
+      }.joined())
+    return "\(tag) source=\(name) bytes=\(sourceBytes) mtime=\(sourceModified)"
+      + " size=\(options.size) fit=\(options.fit.rawValue)"
+      + " upscale=\(options.allowsUpscaling ? 1 : 0) rotate=\(options.appliesOrientation ? 1 : 0)"
+      + " filter=\(options.filter.rawValue) format=\(formatText)"
+  }
+}

@@ -1,0 +1,56 @@
+import ImageCodecs
+
+/// Turns a shrink-on-load decode into the finished thumbnail pixels: premultiply, box shrink,
+/// filter (with the crop built into the taps), unpremultiply (or flatten for JPEG), turn upright.
+enum ThumbnailRenderer {
+  /// Renders the planned thumbnail.
+  /// - Parameters:
+  ///   - decoded: The image as decoded with `plan.jpegScale` (8-bit).
+  ///   - plan: The plan the decode followed.
+  ///   - filter: The final filter.
+  ///   - flatten: Composite alpha over white and drop it (for JPEG output).
+  /// - Returns: The thumbnail, upright when the plan applies the orientation, orientation `.up`.
+  static func render(_ decoded: Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool)
+    -> Image
+  {
+    var working = decoded
+    working.orientation = .up
+    let (h, v) = (plan.horizontal, plan.vertical)
+    if h.boxFactor > 1 || v.boxFactor > 1 {
+      // Premultiplies on the way through, at full precision, in the one pass over the large image.
+      working = BoxShrink.shrink(working, factorX: h.boxFactor, factorY: v.boxFactor, premultiplying: true)
+    } else {
+      PremultipliedAlpha.premultiply(&working)
+    }
+    let horizontal = weights(plan: h, inputCount: working.width, filter: filter)
+    let vertical = weights(plan: v, inputCount: working.height, filter: filter)
+    let unchanged =
+      horizontal.copyOffset == 0 && vertical.copyOffset == 0 && h.output == working.width
+      && v.output == working.height
+    if flatten {
+      if !unchanged {
+        working = SeparableResampler.resample(
+          working, horizontal: horizontal, vertical: vertical, unpremultiplying: false)
+      }
+      working = PremultipliedAlpha.flattenedOverWhite(working)
+    } else if unchanged {
+      PremultipliedAlpha.unpremultiply(&working)
+    } else {
+      working = SeparableResampler.resample(working, horizontal: horizontal, vertical: vertical, unpremultiplying: true)
+    }
+    working.orientation = plan.orientation
+    return working.oriented()
+  }
+
+  private static func weights(
+    plan axis: ThumbnailPlan.Axis, inputCount: Int, filter: ResampleFilter
+  )
+    -> FilterWeights
+  {
+    // The decoder's size should be the planned one; if it is not, trust the pixels.
+    let extent = inputCount == axis.boxed ? axis.boxedExtent : Double(inputCount)
+    return FilterWeights(
+      filter: filter, inputCount: inputCount, inputExtent: extent, outputCount: axis.scaled,
+      window: axis.cropOffset..<(axis.cropOffset + axis.output))
+  }
+}

@@ -1,0 +1,159 @@
+public import FoundationEssentials
+public import ImageCodecs
+
+/// Makes thumbnails: plans from the header, decodes with shrink-on-load, filters to the exact
+/// size with alpha premultiplied, turns the result upright, and encodes it.
+///
+/// ```swift
+/// let thumbnailer = Thumbnailer(options: ThumbnailOptions(size: .longestSide(256)))
+/// let result = try thumbnailer.makeThumbnail(forFileAt: "photos/photo.jpg")
+/// print(result.path)              // photos/photo.thumb-256.jpg
+/// let pixels = try thumbnailer.image(contentsOf: "photos/photo.jpg")   // no file written
+/// ```
+///
+/// A `Thumbnailer` holds only its options; it is a value and can be used from any thread.
+public struct Thumbnailer: Sendable {
+  /// What the thumbnails look like and how they are stored.
+  public var options: ThumbnailOptions
+
+  /// Creates a thumbnailer.
+  /// - Parameter options: The options for every thumbnail it makes.
+  public init(options: ThumbnailOptions) { self.options = options }
+
+  /// Plans the thumbnail of an image file from its header alone.
+  /// - Parameter path: The source file.
+  /// - Returns: The plan.
+  /// - Throws: ``ThumbnailError/decode(_:)`` when the header is unreadable or over the limits.
+  public func plan(forFileAt path: String) throws(ThumbnailError) -> ThumbnailPlan {
+    plan(
+      for: try decoding { () throws(DecodeError) in
+        try ImageDecoder.probe(contentsOf: path, limits: options.limits)
+      })
+  }
+
+  /// The thumbnail of an image file as pixels; nothing is written.
+  /// - Parameter path: The source file.
+  /// - Returns: The thumbnail (8-bit, upright unless orientation is off, alpha kept).
+  /// - Throws: ``ThumbnailError/decode(_:)`` when the source is not a complete, valid image.
+  public func image(contentsOf path: String) throws(ThumbnailError) -> Image {
+    try render(FileSource(path: path, limits: options.limits), flattenAlpha: false).image
+  }
+
+  /// The thumbnail of an image in memory as pixels.
+  /// - Parameter bytes: A PNG or JPEG file's bytes.
+  /// - Returns: The thumbnail (8-bit, upright unless orientation is off, alpha kept).
+  /// - Throws: ``ThumbnailError/decode(_:)`` when the bytes are not a complete, valid image.
+  public func image(from bytes: some ContiguousBytes) throws(ThumbnailError) -> Image {
+    try render(MemorySource(bytes: bytes, limits: options.limits), flattenAlpha: false).image
+  }
+
+  /// Encodes the thumbnail of an image in memory and writes it atomically to `path`.
+  /// - Parameters:
+  ///   - bytes: A PNG or JPEG file's bytes.
+  ///   - path: The destination file; its directory must exist.
+  /// - Returns: What was written (`source` is `nil`, `reused` is `false`).
+  /// - Throws: ``ThumbnailError/decode(_:)`` for an invalid source (nothing is written),
+  ///   ``ThumbnailError/encode(_:)`` or ``ThumbnailError/write(_:)`` when encoding or writing fails
+  ///   (nothing is left at `path`).
+  public func writeThumbnail(of bytes: some ContiguousBytes, to path: String) throws(ThumbnailError)
+    -> ThumbnailResult
+  {
+    let rendered = try render(MemorySource(bytes: bytes, limits: options.limits), flattenAlpha: nil)
+    try ThumbnailWriter.write(
+      rendered.image, as: rendered.format, stamp: nil, to: path,
+      flushesToDisk: options.flushesToDisk)
+    return ThumbnailResult(
+      source: nil, path: path, width: rendered.image.width, height: rendered.image.height,
+      format: rendered.format.imageFormat, reused: false)
+  }
+
+  /// Makes the thumbnail file next to an image file, or reuses the one already there when it is
+  /// not older than the image and its stamp (``ThumbnailStamp``) says it was made from this very
+  /// image (same name, size and modification time) with the same options. Reuse reads only the
+  /// start of the thumbnail file; nothing is decoded.
+  ///
+  /// The file name follows ``ThumbnailNaming``; the file is written atomically.
+  /// - Parameter path: The source file.
+  /// - Returns: The thumbnail's path, size and format, and whether it was reused.
+  /// - Throws: ``ThumbnailError/decode(_:)`` when the source is not a complete, valid image (nothing
+  ///   is written); ``ThumbnailError/encode(_:)`` when the thumbnail cannot be written (no partial
+  ///   file is left).
+  public func makeThumbnail(forFileAt path: String) throws(ThumbnailError) -> ThumbnailResult {
+    try validate()
+    guard let status = FileStatus.of(path) else {
+      throw .decode(
+        DecodeError(kind: .io, format: nil, message: ThumbnailWriter.systemError(), path: path))
+    }
+    let reuse = ThumbnailReuse(source: path, status: status, options: options)
+    if let existing = reuse.existingThumbnail() { return existing }
+    let rendered = try render(FileSource(path: path, limits: options.limits), flattenAlpha: nil)
+    let format = rendered.format
+    let target = ThumbnailNaming.path(
+      forSource: path, size: options.size, fit: options.fit, format: format.imageFormat)
+    let stamp = ThumbnailStamp(
+      key: reuse.key(for: format), width: rendered.image.width, height: rendered.image.height)
+    try ThumbnailWriter.write(
+      rendered.image, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk)
+    return ThumbnailResult(
+      source: path, path: target, width: rendered.image.width, height: rendered.image.height,
+      format: format.imageFormat, reused: false)
+  }
+
+  // MARK: - Steps
+
+  /// The plan for a source with this header.
+  func plan(for header: ImageHeader) -> ThumbnailPlan {
+    ThumbnailPlan(
+      sourceWidth: header.width, sourceHeight: header.height, orientation: header.orientation, format: header.format,
+      options: options)
+  }
+
+  /// Probe, plan, decode with shrink-on-load, render.
+  /// - Parameter flattenAlpha: `false` keeps alpha; `nil` flattens exactly when the resolved format is JPEG.
+  func render(_ source: some ThumbnailSource, flattenAlpha: Bool?) throws(ThumbnailError) -> (
+    image: Image, format: EncodedFormat
+  ) {
+    try validate()
+    let header = try decoding { () throws(DecodeError) in try source.probe() }
+    let format = options.format.resolved(hasAlpha: header.hasAlpha)
+    let plan = plan(for: header)
+    // Upscaling can ask for more pixels than any decode would be allowed to produce.
+    guard plan.width * plan.height <= options.limits.maxPixels else {
+      throw .invalidOptions(
+        "a \(plan.width)x\(plan.height) thumbnail is over the \(options.limits.maxPixels)-pixel limit")
+    }
+    let decodeOptions = DecodeOptions(
+      pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: plan.jpegScale)
+    let decoded = try decodeShrunk(source, header: header, plan: plan, options: decodeOptions)
+    let flatten = flattenAlpha ?? (format.imageFormat == .jpeg)
+    return (ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten), format)
+  }
+
+  /// Decodes with shrink-on-load. A progressive JPEG decoded at 1/8 needs only its DC scans, so
+  /// unless ``ThumbnailOptions/decodesEveryScan`` is set those alone are decoded (the same
+  /// pixels, a fraction of the work; see ``ProgressiveDCScans``). Anything unexpected falls back
+  /// to the full decode, which also gives the decoder's own error for a damaged file.
+  func decodeShrunk(_ source: some ThumbnailSource, header: ImageHeader, plan: ThumbnailPlan, options: DecodeOptions)
+    throws(ThumbnailError) -> Image
+  {
+    if !self.options.decodesEveryScan, header.format == .jpeg, header.isProgressive, plan.jpegScale == .eighth,
+      let bytes = source.contents(),
+      let dcScans = ProgressiveDCScans.extract(from: bytes, maxScans: options.limits.maxJPEGScans),
+      let image = try? ImageDecoder.decode(dcScans, options: options)
+    {
+      return image
+    }
+    return try decoding { () throws(DecodeError) in try source.decode(options) }
+  }
+
+  func validate() throws(ThumbnailError) {
+    guard options.size.isValid else {
+      throw .invalidOptions("size \(options.size) is outside 1...\(ThumbnailSize.maximumSide)")
+    }
+  }
+
+  /// Runs a decoder step, wrapping its error.
+  func decoding<T>(_ body: () throws(DecodeError) -> T) throws(ThumbnailError) -> T {
+    do { return try body() } catch { throw .decode(error) }
+  }
+}

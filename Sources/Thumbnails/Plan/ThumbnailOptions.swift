@@ -1,0 +1,65 @@
+public import ImageCodecs
+
+/// Everything that decides what a thumbnail looks like and how it is stored.
+///
+/// ```swift
+/// var options = ThumbnailOptions(size: .box(width: 320, height: 200))
+/// options.fit = .cover
+/// options.format = .jpeg(quality: 80)
+/// ```
+public struct ThumbnailOptions: Sendable, Equatable {
+  /// The requested size.
+  public var size: ThumbnailSize
+  /// How a box request is fitted; ignored for ``ThumbnailSize/longestSide(_:)``.
+  public var fit: ThumbnailFit
+  /// Whether an image smaller than the request is enlarged (off by default: it keeps its size).
+  public var allowsUpscaling: Bool
+  /// Whether the EXIF orientation is applied so the thumbnail is upright (on by default).
+  public var appliesOrientation: Bool
+  /// The filter of the final resampling step.
+  public var filter: ResampleFilter
+  /// The output format.
+  public var format: ThumbnailFormat
+  /// Limits the source must respect before any pixel memory is allocated.
+  public var limits: DecodeLimits
+  /// Whether each thumbnail file is flushed to disk (`fsync`) before it is renamed into place.
+  /// Off by default: the write is atomic either way (readers see the old file or the new one),
+  /// thumbnails can be rebuilt, and a flush costs more than making a thumbnail. A file left
+  /// incomplete by a power failure is detected (it does not end as a JPEG or PNG must) and rebuilt.
+  public var flushesToDisk: Bool
+  /// Whether a progressive JPEG is entropy-decoded in full even when the thumbnail needs only its
+  /// DC scans (at 1/8 scale). Off by default: the pixels are identical, the file's structure is
+  /// still checked (a truncated file is refused), and skipping the AC scans saves most of the
+  /// decode. On, the AC data is decoded too, so damage inside it is reported as a strict full
+  /// decode would.
+  public var decodesEveryScan: Bool
+
+  /// Creates options.
+  /// - Parameters:
+  ///   - size: The requested size.
+  ///   - fit: `.inside` by default.
+  ///   - allowsUpscaling: `false` by default.
+  ///   - appliesOrientation: `true` by default.
+  ///   - filter: `.lanczos3` by default.
+  ///   - format: `.automatic` by default (JPEG quality 85 for opaque sources, PNG for sources with alpha).
+  ///   - limits: ``DecodeLimits/standard`` by default.
+  ///   - flushesToDisk: `false` by default.
+  ///   - decodesEveryScan: `false` by default.
+  public init(
+    size: ThumbnailSize, fit: ThumbnailFit = .inside, allowsUpscaling: Bool = false,
+    appliesOrientation: Bool = true,
+    filter: ResampleFilter = .lanczos3, format: ThumbnailFormat = .automatic,
+    limits: DecodeLimits = .standard,
+    flushesToDisk: Bool = false, decodesEveryScan: Bool = false
+  ) {
+    self.size = size
+    self.fit = fit
+    self.allowsUpscaling = allowsUpscaling
+    self.appliesOrientation = appliesOrientation
+    self.filter = filter
+    self.format = format
+    self.limits = limits
+    self.flushesToDisk = flushesToDisk
+    self.decodesEveryScan = decodesEveryScan
+  }
+}

@@ -1,0 +1,142 @@
+public import ImageCodecs
+
+/// The arithmetic of one thumbnail, decided before any pixel is decoded: how far the JPEG decoder
+/// scales on load, how much an integer box filter shrinks next, what the final filter resamples
+/// to, what is cropped, and how the result is turned upright.
+///
+/// The steps follow libvips' thumbnail: the DCT scale (1/2, 1/4 or 1/8) is the smallest that
+/// still leaves at least a factor of two for the final filter; the box shrink takes the integer
+/// part of what remains, again leaving at least a factor of two; the filter does the rest to the
+/// exact size. No axis ever becomes 0, and without ``ThumbnailOptions/allowsUpscaling`` no axis
+/// grows.
+///
+/// ```swift
+/// let plan = ThumbnailPlan(sourceWidth: 6336, sourceHeight: 4752, orientation: .up, format: .jpeg,
+///                          options: ThumbnailOptions(size: .longestSide(256)))
+/// // plan.jpegScale == .eighth, decoded 792x594, no box shrink, resampled to 256x192
+/// ```
+public struct ThumbnailPlan: Sendable, Equatable {
+  /// What happens along one stored axis (x or y, before orientation is applied).
+  public struct Axis: Sendable, Equatable {
+    /// The stored length of the source.
+    public let source: Int
+    /// The length the decoder produces (after JPEG DCT scaling; `source` otherwise).
+    public let decoded: Int
+    /// The integer box-shrink factor (1 when there is no box shrink).
+    public let boxFactor: Int
+    /// The length after the box shrink: `decoded / boxFactor`, rounded up (the last box may be partial).
+    public let boxed: Int
+    /// The length of the whole resampled image, before cropping.
+    public let scaled: Int
+    /// The first resampled pixel kept by the crop.
+    public let cropOffset: Int
+    /// The number of resampled pixels kept.
+    public let output: Int
+    /// How many source pixels the `boxed` pixels span, in box units. The last box can be partial, so
+    /// this can be fractional; the filter maps exactly this extent onto `scaled` pixels.
+    public let boxedExtent: Double
+
+    /// Box-filter pixels per resampled pixel (above 1 when reducing).
+    public var reduceFactor: Double { boxedExtent / Double(scaled) }
+  }
+
+  /// The JPEG DCT scale to decode with (`.full` for PNG or when no scaling applies).
+  public let jpegScale: JPEGScale
+  /// The stored x axis.
+  public let horizontal: Axis
+  /// The stored y axis.
+  public let vertical: Axis
+  /// The transform applied after resizing (`.up` when orientation is not applied).
+  public let orientation: ExifOrientation
+
+  /// The final (upright) width.
+  public var width: Int { orientation.swapsDimensions ? vertical.output : horizontal.output }
+  /// The final (upright) height.
+  public var height: Int { orientation.swapsDimensions ? horizontal.output : vertical.output }
+
+  /// Plans a thumbnail.
+  /// - Parameters:
+  ///   - sourceWidth: Stored width of the source, at least 1.
+  ///   - sourceHeight: Stored height of the source, at least 1.
+  ///   - orientation: The source's EXIF orientation.
+  ///   - format: The source's format; only JPEG can be scaled on load.
+  ///   - options: Size, fit, upscaling and orientation choices (other options do not change the plan).
+  public init(
+    sourceWidth: Int, sourceHeight: Int, orientation: ExifOrientation, format: ImageFormat,
+    options: ThumbnailOptions
+  ) {
+    let sourceWidth = max(1, sourceWidth)
+    let sourceHeight = max(1, sourceHeight)
+    let applied = options.appliesOrientation ? orientation : .up
+    let swapped = applied.swapsDimensions
+    let upright = swapped ? (sourceHeight, sourceWidth) : (sourceWidth, sourceHeight)
+    let target = Self.target(upright: upright, options: options)
+    let scaled = swapped ? (target.scaled.1, target.scaled.0) : target.scaled
+    let kept = swapped ? (target.kept.1, target.kept.0) : target.kept
+
+    var eighths = 8
+    if format == .jpeg {
+      // Shrink on load while the remaining factor stays at least 2 (libvips' rule).
+      for candidate in [1, 2, 4]
+      where sourceWidth >= 16 / candidate * scaled.0 && sourceHeight >= 16 / candidate * scaled.1 {
+        eighths = candidate
+        break
+      }
+    }
+    jpegScale = JPEGScale(eighths: eighths)
+    horizontal = Self.axis(source: sourceWidth, eighths: eighths, scaled: scaled.0, kept: kept.0)
+    vertical = Self.axis(source: sourceHeight, eighths: eighths, scaled: scaled.1, kept: kept.1)
+    self.orientation = applied
+  }
+
+  /// The resampled size before cropping and the size kept, both upright.
+  static func target(upright: (Int, Int), options: ThumbnailOptions) -> (
+    scaled: (Int, Int), kept: (Int, Int)
+  ) {
+    let (width, height) = upright
+    switch options.size {
+    case .longestSide(let requested):
+      let longest = max(width, height)
+      let requested = clampedSide(requested)
+      let side = options.allowsUpscaling ? requested : min(requested, longest)
+      let size =
+        width >= height
+        ? (side, roundedRatio(height, times: side, over: width))
+        : (roundedRatio(width, times: side, over: height), side)
+      return (size, size)
+    case .box(let boxWidth, let boxHeight):
+      let boxWidth = clampedSide(boxWidth)
+      let boxHeight = clampedSide(boxHeight)
+      // Inside: the smaller scale wins (boxWidth/width <= boxHeight/height means width decides).
+      // Cover: the larger scale wins.
+      let widthDecides =
+        options.fit == .inside
+        ? boxWidth * height <= boxHeight * width : boxWidth * height >= boxHeight * width
+      var size =
+        widthDecides
+        ? (boxWidth, roundedRatio(height, times: boxWidth, over: width))
+        : (roundedRatio(width, times: boxHeight, over: height), boxHeight)
+      if !options.allowsUpscaling && (size.0 > width || size.1 > height) { size = (width, height) }
+      let kept = options.fit == .inside ? size : (min(boxWidth, size.0), min(boxHeight, size.1))
+      return (size, kept)
+    }
+  }
+
+  /// A requested side limited to 1…``ThumbnailSize/maximumSide``.
+  static func clampedSide(_ side: Int) -> Int { min(max(1, side), ThumbnailSize.maximumSide) }
+
+  /// `value * numerator / denominator`, rounded half up, at least 1.
+  static func roundedRatio(_ value: Int, times numerator: Int, over denominator: Int) -> Int {
+    max(1, (2 * value * numerator + denominator) / (2 * denominator))
+  }
+
+  static func axis(source: Int, eighths: Int, scaled: Int, kept: Int) -> Axis {
+    let decoded = JPEGScale(eighths: eighths).scaled(source)
+    let boxFactor = max(1, decoded / (2 * scaled))
+    return Axis(
+      source: source, decoded: decoded, boxFactor: boxFactor,
+      boxed: (decoded + boxFactor - 1) / boxFactor,
+      scaled: scaled, cropOffset: (scaled - kept) / 2, output: kept,
+      boxedExtent: Double(source) * Double(eighths) / 8 / Double(boxFactor))
+  }
+}

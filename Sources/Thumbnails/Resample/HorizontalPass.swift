@@ -1,0 +1,91 @@
+/// The horizontal half of the separable resize: each output column is a weighted sum of
+/// neighbouring intermediate columns. Because the intermediate is stored column by column, this
+/// is the same contiguous vector loop as the vertical pass (sixteen samples at once, every tap
+/// in registers), with no per-pixel gathering of channels.
+enum HorizontalPass {
+  /// The shift that takes a sum back to 8 bits: weight fraction plus intermediate fraction.
+  static let shift = Int32(FilterWeights.fractionBits + VerticalPass.intermediateFractionBits)
+
+  /// Filters the intermediate's columns into an 8-bit image, clamping to 0…255.
+  /// - Parameters:
+  ///   - input: The intermediate from ``VerticalPass``.
+  ///   - channels: Interleaved channels per pixel, 1…4.
+  ///   - weights: The taps along x.
+  ///   - output: The first output row; `weights.outputCount` pixels wide, `input.columnLength /
+  ///     channels` rows high.
+  ///   - outputStride: Bytes between output rows.
+  ///   - unpremultiplying: The input has premultiplied alpha (two or four channels) and the output
+  ///     should have straight alpha. Colour is divided by alpha at full precision, before rounding,
+  ///     so faint pixels keep their colour and alpha overshoot does not tint the colour.
+  static func run(
+    input: ColumnMajorRows, channels: Int, weights: FilterWeights, output: UnsafeMutablePointer<UInt8>,
+    outputStride: Int, unpremultiplying: Bool
+  ) {
+    let rounding = Int32(1) << (shift - 1)
+    let raw = UnsafeRawPointer(input.samples)
+    let sums = UnsafeMutablePointer<Int32>.allocate(capacity: input.columnStride)
+    defer { sums.deallocate() }
+    weights.weights.withUnsafeBufferPointer { allWeights in
+      for column in 0..<weights.outputCount {
+        let first = Int(weights.starts[column]) * input.columnStride * 2
+        let count = Int(weights.counts[column])
+        let columnWeights = allWeights.baseAddress! + column * weights.tapsPerOutput
+        var i = 0
+        while i < input.columnLength {
+          var low = SIMD8<Int32>(repeating: rounding)
+          var high = SIMD8<Int32>(repeating: rounding)
+          var offset = first + i * 2
+          for t in 0..<count {
+            let w = SIMD8<Int32>(repeating: Int32(columnWeights[t]))
+            let samples = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int16>.self)
+            low &+= SIMD8<Int32>(truncatingIfNeeded: samples.lowHalf) &* w
+            high &+= SIMD8<Int32>(truncatingIfNeeded: samples.highHalf) &* w
+            offset += input.columnStride * 2
+          }
+          UnsafeMutableRawPointer(sums).storeBytes(of: low, toByteOffset: i * 4, as: SIMD8<Int32>.self)
+          UnsafeMutableRawPointer(sums).storeBytes(of: high, toByteOffset: i * 4 + 32, as: SIMD8<Int32>.self)
+          i += 16
+        }
+        let target = output + column * channels
+        switch (channels, unpremultiplying) {
+        case (2, true): storeUnpremultiplied(sums, rows: input.columnLength / 2, target, outputStride, channels: 2)
+        case (4, true): storeUnpremultiplied(sums, rows: input.columnLength / 4, target, outputStride, channels: 4)
+        default: store(sums, rows: input.columnLength / channels, target, outputStride, channels: channels)
+        }
+      }
+    }
+  }
+
+  /// Writes one output column: each sum shifted back to 8 bits and clamped.
+  @inline(__always)
+  static func store(
+    _ sums: UnsafePointer<Int32>, rows: Int, _ target: UnsafeMutablePointer<UInt8>, _ stride: Int, channels: Int
+  ) {
+    for row in 0..<rows {
+      for c in 0..<channels {
+        let value = sums[row * channels + c] &>> shift
+        target[row * stride + c] = UInt8(truncatingIfNeeded: min(255, max(0, value)))
+      }
+    }
+  }
+
+  /// Writes one output column with straight alpha: `colour * 255 / alpha` on the unrounded sums
+  /// (the fixed-point scale cancels), rounded and clamped; 0 where alpha rounds to 0.
+  @inline(__always)
+  static func storeUnpremultiplied(
+    _ sums: UnsafePointer<Int32>, rows: Int, _ target: UnsafeMutablePointer<UInt8>, _ stride: Int, channels: Int
+  ) {
+    let rounding = Int32(1) << (shift - 1)
+    for row in 0..<rows {
+      let pixel = sums + row * channels
+      let out = target + row * stride
+      let alpha = min(255, max(0, pixel[channels - 1] &>> shift))
+      out[channels - 1] = UInt8(truncatingIfNeeded: alpha)
+      let scale = alpha == 0 ? 0 : 255 / Float(pixel[channels - 1] &- rounding)
+      for c in 0..<(channels - 1) {
+        let colour = (Float(pixel[c] &- rounding) * scale).rounded(.toNearestOrAwayFromZero)
+        out[c] = UInt8(min(255, max(0, colour)))
+      }
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import ImageCodecs
+
+/// Conversions between straight and premultiplied alpha, done in place on 8-bit images.
+///
+/// Filtering straight alpha lets the colour of invisible pixels bleed into visible ones (a dark
+/// halo around a transparent border is the classic symptom); filtering premultiplied colour
+/// weights every pixel by its coverage, which is what the eye sees.
+enum PremultipliedAlpha {
+  /// Multiplies colour by alpha: `c * a / 255`, rounded. Images without alpha are left alone.
+  /// - Parameter image: gray+alpha or RGBA, 8-bit.
+  static func premultiply(_ image: inout Image) {
+    switch image.pixelFormat {
+    case .grayAlpha8: forEachRow(of: &image) { premultiplyRow($0, count: $1, channels: 2) }
+    case .rgba8: forEachRow(of: &image) { premultiplyRow($0, count: $1, channels: 4) }
+    default: return
+    }
+  }
+
+  /// Divides colour by alpha again after filtering: `c * 255 / a`, rounded and clamped (filter
+  /// overshoot can push colour above alpha). Fully transparent pixels become 0.
+  /// - Parameter image: gray+alpha or RGBA, 8-bit, premultiplied.
+  static func unpremultiply(_ image: inout Image) {
+    guard image.hasAlpha else { return }
+    let channels = image.pixelFormat.channelCount
+    forEachRow(of: &image) { row, width in
+      var pixel = row
+      for _ in 0..<width {
+        let alpha = UInt32(pixel[channels - 1])
+        if alpha != 255 {
+          for c in 0..<(channels - 1) {
+            pixel[c] =
+              alpha == 0 ? 0 : UInt8(min(255, (UInt32(pixel[c]) &* 255 &+ alpha / 2) / alpha))
+          }
+        }
+        pixel += channels
+      }
+    }
+  }
+
+  /// Composites premultiplied pixels over white and drops alpha: `c + 255 - a`.
+  /// - Parameter image: gray+alpha or RGBA, 8-bit, premultiplied.
+  /// - Returns: gray8 or rgb8; `image` itself when it has no alpha.
+  static func flattenedOverWhite(_ image: Image) -> Image {
+    guard image.hasAlpha else { return image }
+    let channels = image.pixelFormat.channelCount
+    let opaqueFormat: PixelFormat = channels == 2 ? .gray8 : .rgb8
+    var result = Image(width: image.width, height: image.height, pixelFormat: opaqueFormat)
+    let (inStride, outStride) = (image.bytesPerRow, result.bytesPerRow)
+    image.withUnsafeBytes { inBytes in
+      result.withUnsafeMutableBytes { outBytes in
+        for y in 0..<image.height {
+          var source = inBytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * inStride
+          var target = outBytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * outStride
+          for _ in 0..<image.width {
+            let clear = 255 - Int(source[channels - 1])
+            for c in 0..<(channels - 1) { target[c] = UInt8(min(255, Int(source[c]) + clear)) }
+            source += channels
+            target += channels - 1
+          }
+        }
+      }
+    }
+    return result
+  }
+
+  /// One row; `channels` is a constant at each call site so the loop body unrolls.
+  @inline(__always)
+  private static func premultiplyRow(_ row: UnsafeMutablePointer<UInt8>, count: Int, channels: Int) {
+    var pixel = row
+    for _ in 0..<count {
+      let alpha = UInt32(pixel[channels - 1])
+      pixel[0] = divideBy255(UInt32(pixel[0]) &* alpha)
+      if channels == 4 {
+        pixel[1] = divideBy255(UInt32(pixel[1]) &* alpha)
+        pixel[2] = divideBy255(UInt32(pixel[2]) &* alpha)
+      }
+      pixel += channels
+    }
+  }
+
+  /// `x / 255` rounded, exact for `x` in 0…65025.
+  @inline(__always)
+  static func divideBy255(_ x: UInt32) -> UInt8 {
+    let y = x &+ 128
+    return UInt8(truncatingIfNeeded: (y &+ (y >> 8)) >> 8)
+  }
+
+  @inline(__always)
+  private static func forEachRow(
+    of image: inout Image, _ body: (UnsafeMutablePointer<UInt8>, Int) -> Void
+  ) {
+    let (width, height, stride) = (image.width, image.height, image.bytesPerRow)
+    image.withUnsafeMutableBytes { bytes in
+      let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      for y in 0..<height { body(base + y * stride, width) }
+    }
+  }
+}
