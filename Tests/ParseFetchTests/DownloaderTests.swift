@@ -166,6 +166,18 @@ import Testing
     #expect(try Data(contentsOf: part) == original)
   }
 
+  @Test func keepsTheSessionTokenAcrossARedirect() async throws {
+    let fixture = try await ParseFixture(
+      files: [name: "Landscape_1.jpg"], seed: ["filesRequireSession": true])
+    let target = fixture.fileURL(name).absoluteString
+    try await fixture.inject([
+      ["target": "files/\(ParseFixture.appID)/moved.jpg", "kind": "redirect", "to": target]
+    ])
+    let headers = fixture.configuration(sessionToken: ParseFixture.sessionToken).fileHeaders
+    try await downloader().download(from: fixture.fileURL("moved.jpg"), to: part, headers: headers)
+    #expect(try Data(contentsOf: part) == original)
+  }
+
   @Test func stopsARedirectLoop() async throws {
     try await fault("redirectLoop", times: -1)
     let error = await #expect(throws: DownloadError.self) {
