@@ -147,6 +147,38 @@ import Testing
     #expect(try Data(contentsOf: fileA.url) == original)
   }
 
+  @Test func waitsForAnotherProcessHoldingTheEntryLock() async throws {
+    // Another process (python) takes the entry's flock, stores the entry by rename, releases.
+    let script = """
+      import fcntl, os, shutil, sys, time
+      lock, source, entry = sys.argv[1:4]
+      with open(lock, "a") as held:
+          fcntl.flock(held, fcntl.LOCK_EX)
+          print("LOCKED", flush=True)
+          time.sleep(0.5)
+          shutil.copyfile(source, entry + ".tmp-other")
+          os.rename(entry + ".tmp-other", entry)
+      """
+    let entry = cache.url(for: key).path
+    let other = Process()
+    other.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    other.arguments = [
+      "python3", "-c", script, cache.lockPath(forFileName: key.fileName),
+      TestFiles.image("Landscape_1.jpg").path, entry,
+    ]
+    let output = Pipe()
+    other.standardOutput = output
+    try other.run()
+    let line = await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: output.fileHandleForReading.availableData) }.start()
+    }
+    #expect(String(decoding: line, as: UTF8.self) == "LOCKED\n")
+    let file = try await fetcher().fetch(fixture.fileURL(name), key: key)
+    #expect(file.isCacheHit && file.url.path == entry)
+    #expect(try Data(contentsOf: file.url) == original)
+    #expect(try await fixture.requests(route) == 0)
+  }
+
   /// Every fault ends in a valid entry or a clear error, with nothing in the cache but a
   /// resumable `.part` file.
   @Test(
