@@ -172,7 +172,7 @@ import Testing
     let line = await withCheckedContinuation { continuation in
       Thread { continuation.resume(returning: output.fileHandleForReading.availableData) }.start()
     }
-    #expect(String(decoding: line, as: UTF8.self) == "LOCKED\n")
+    #expect(String(decoding: line, as: UTF8.self).hasPrefix("LOCKED"))
     let file = try await fetcher().fetch(fixture.fileURL(name), key: key)
     #expect(file.isCacheHit && file.url.path == entry)
     #expect(try Data(contentsOf: file.url) == original)
