@@ -46,7 +46,8 @@ CONF
 
 "$nginx_bin" -p "$work" -c "$work/nginx.conf" &
 pid=$!
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+# Clean-up ignores further signals and failures: either would end the trap before the rm.
+trap 'trap "" TERM INT; kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 trap 'exit 0' TERM INT
 # With NGINX_TEST_HOST_WATCH_PARENT=1, stop when the parent (a test process) dies.
 if [ "${NGINX_TEST_HOST_WATCH_PARENT:-0}" = 1 ]; then

@@ -15,13 +15,23 @@ public enum TestFiles {
   /// The bytes of a test image.
   public static func bytes(_ name: String) throws -> Data { try Data(contentsOf: image(name)) }
 
-  /// A fresh, empty directory under the system's temporary directory.
+  /// A fresh, empty directory for one test, inside this run's directory.
   public static func scratchDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("parsefetch-tests-\(UUID().uuidString)")
+    let url = runDirectory.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
+
+  /// `$TMPDIR/parsefetch-tests/<pid>`; the directories of earlier runs whose process is gone
+  /// are removed when it is first used, so test scratch does not pile up.
+  static let runDirectory: URL = {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("parsefetch-tests")
+    let runs = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+    for run in runs where Int32(run).map({ kill($0, 0) != 0 }) ?? true {
+      try? FileManager.default.removeItem(at: base.appendingPathComponent(run))
+    }
+    return base.appendingPathComponent(String(getpid()))
+  }()
 
   /// Accepts complete PNG and JPEG files by their signature and end marker: enough to prove
   /// the cache stores only what validation accepted (the real decoder lives in ImageFetch).
