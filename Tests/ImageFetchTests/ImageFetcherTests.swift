@@ -11,13 +11,17 @@ import Testing
   let jpeg = "0123456789abcdef0123456789abcdef_landscape.jpg"
   let png = "fedcba9876543210fedcba9876543210_alpha.png"
   let broken = "00112233445566778899aabbccddeeff_cut.jpg"
+  let hostile = "../../escape/\u{0}Evil Name.JPG"
   let photo = ParseObjectReference(className: "Photo", objectID: "Ed1nuqPvcm")
   let fixture: ParseFixture
   let cache: DiskCache
 
   init() async throws {
     fixture = try await ParseFixture(
-      files: [jpeg: "Landscape_1.jpg", png: "basn6a08.png", broken: "truncated_jpeg.jpg"],
+      files: [
+        jpeg: "Landscape_1.jpg", png: "basn6a08.png", broken: "truncated_jpeg.jpg",
+        hostile: "basn6a08.png",
+      ],
       seed: [
         "classes": [
           "Photo": [
@@ -25,6 +29,7 @@ import Testing
             ParseFixture.photo("alphaPng01", ParseFixture.file(png)),
             ParseFixture.photo("brokenJpg1", ParseFixture.file(broken)),
             ParseFixture.photo("textValue1", "not a file"),
+            ParseFixture.photo("hostile001", ParseFixture.file(hostile)),
           ]
         ]
       ])
@@ -109,6 +114,15 @@ import Testing
     try Data("garbage".utf8).write(to: cache.url(for: CacheKey(parseFileName: jpeg)))
     #expect(try await fetcher.image(of: photo, column: "MainImage") == image)
     #expect(try await fixture.requests(fileRoute) == 2)
+  }
+
+  @Test func keepsAHostileFileNameInsideTheCache() async throws {
+    let object = ParseObjectReference(className: "Photo", objectID: "hostile001")
+    let file = try await fetcher().cachedFile(of: object, column: "MainImage")
+    #expect(file.value?.width == 32)
+    #expect(file.url.deletingLastPathComponent().path == cache.directory.path)
+    #expect(file.url.lastPathComponent.hasPrefix("_escape_evil_name+") && file.url.pathExtension == "jpg")
+    #expect(!FileManager.default.fileExists(atPath: cache.directory.appendingPathComponent("../../escape").path))
   }
 
   @Test func loadsAPlainURLWithoutParse() async throws {
