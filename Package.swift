@@ -5,6 +5,8 @@ let package = Package(
   name: "imgfetch",
   products: [
     .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+    .library(name: "ParseFetch", targets: ["ParseFetch"]),
+    .library(name: "ImageFetch", targets: ["ImageFetch"]),
     .library(name: "Thumbnails", targets: ["Thumbnails"]),
     .executable(name: "imgfetch", targets: ["imgfetch"]),
   ],
@@ -25,12 +27,22 @@ let package = Package(
     .target(name: "Thumbnails", dependencies: ["ImageCodecs"]),
     .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails"]),
     .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
+    // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
+    .target(name: "ParseFetch"),
+    // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full
+    // decode, cached, and returned decoded.
+    .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch"]),
     // Fixture paths, reference hashes and process helpers shared by the test targets.
     // Optimised even in debug builds: hashing megapixel images in -Onone takes seconds.
     .target(
       name: "FixtureSupport", path: "Tests/FixtureSupport",
       swiftSettings: [.unsafeFlags(["-O"])]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
+    // The fixture Parse Server, nginx and scratch files for the fetch tests.
+    .target(name: "ParseFixtureSupport", dependencies: ["ParseFetch"], path: "Tests/ParseFixtureSupport"),
+    .testTarget(name: "ParseFetchTests", dependencies: ["ParseFetch", "ParseFixtureSupport"]),
+    .testTarget(
+      name: "ImageFetchTests", dependencies: ["ImageFetch", "ImageCodecs", "ParseFixtureSupport"]),
     .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch", "FixtureSupport"]),
     .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport"]),
     // The decode-throughput harness (benchmarks/README.md): imgbench, the C ceiling it runs beside

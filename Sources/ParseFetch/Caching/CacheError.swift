@@ -1,0 +1,32 @@
+import Foundation
+
+/// Why the disk cache could not do its part.
+public enum CacheError: Error, Sendable, CustomStringConvertible {
+  /// The cache directory cannot be created or used.
+  case directory(path: String, reason: String)
+  /// The downloaded file failed the caller's validation; it was deleted.
+  case validationFailed(CacheKey, underlying: any Error)
+  /// The validated download could not be made a cache entry (fsync or rename failed).
+  case store(path: String, reason: String)
+  /// A file in the cache could not be removed.
+  case remove(path: String, reason: String)
+
+  /// One sentence that says what failed and what to do.
+  public var description: String {
+    switch self {
+    case .directory(let path, let reason):
+      "cannot use the cache directory \(path) (\(reason)); choose another or fix its permissions"
+    case .validationFailed(let key, let underlying):
+      "the download of \(key) is not a valid file and was deleted: \(underlying)"
+    case .store(let path, let reason):
+      "cannot store \(path) in the cache (\(reason)); check free space and permissions"
+    case .remove(let path, let reason):
+      "cannot remove \(path) from the cache (\(reason)); check its permissions"
+    }
+  }
+}
+
+/// A message for a failed POSIX call.
+func posixReason(_ code: Int32 = errno) -> String {
+  String(cString: strerror(code))
+}

@@ -1,0 +1,66 @@
+/// The on-disk name of a cache entry, derived from a Parse file name or a URL.
+///
+/// A Parse file name is used as it is when it follows Parse's rule
+/// (`^[_a-zA-Z0-9][a-zA-Z0-9@. ~_-]*$`, at most 128 characters), has no upper-case letter and
+/// does not look like one of the cache's own files (`.part`, `.tmp`, `.thumb-`). Any other
+/// name is never used raw: it becomes `<slug>+<hash>[.<ext>]`, where the slug is a lower-case,
+/// harmless rest of the name and the hash is 128 bits of SHA-256 over the exact UTF-8 bytes.
+/// Raw names cannot contain `+`, so the two forms never meet; names that differ only in case
+/// or Unicode normalisation get different hashes, also on case-insensitive file systems.
+public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
+  /// The entry's file name inside the cache directory; never contains `/` or starts with `.`.
+  public let fileName: String
+
+  /// The key of a Parse file.
+  /// - Parameter parseFileName: The file's `name` as stored by Parse.
+  public init(parseFileName name: String) {
+    fileName = Self.isSafeRaw(name) ? name : Self.hashed(name, domain: "parse-name")
+  }
+
+  /// The key of a plain URL: its last path component made unique by a hash of the whole URL.
+  /// - Parameter url: The file's URL.
+  public init(url: String) {
+    let last = url.split(separator: "?").first?.split(separator: "/").last.map(String.init)
+    fileName = Self.hashed(last ?? "file", domain: "url", hashing: url)
+  }
+
+  /// The file name.
+  public var description: String { fileName }
+
+  static func isSafeRaw(_ name: String) -> Bool {
+    let bytes = Array(name.utf8)
+    guard (1...128).contains(bytes.count), let first = bytes.first, leading.contains(first),
+      bytes.allSatisfy(following.contains)
+    else { return false }
+    return !name.hasSuffix(".part") && !name.contains(".tmp") && !name.contains(".thumb-")
+  }
+
+  /// Parse's rule, without upper case: first byte, then the others.
+  private static let leading = Set("_abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+  private static let following = leading.union("@. ~-".utf8)
+
+  /// `<slug>+<32 hex>[.<ext>]`, made only of `[a-z0-9_+.-]`.
+  static func hashed(_ name: String, domain: String, hashing input: String? = nil) -> String {
+    let digest = SHA256.hex(Array("\(domain)\0\(input ?? name)".utf8)).prefix(32)
+    let lower = name.lowercased()
+    var stem = Substring(lower)
+    var ext = ""
+    if let dot = lower.lastIndex(of: "."), lower.index(after: dot) < lower.endIndex {
+      let candidate = lower[lower.index(after: dot)...]
+      if candidate.count <= 8, candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+        ext = "." + candidate
+        stem = lower[..<dot]
+      }
+    }
+    var slug = ""
+    for char in stem.unicodeScalars {
+      if char.isASCII, leading.contains(UInt8(char.value)) || char == "-" {
+        slug.unicodeScalars.append(char)
+      } else if !slug.hasSuffix("_") {
+        slug += "_"
+      }
+      if slug.count >= 48 { break }
+    }
+    return (slug.isEmpty ? "file" : slug) + "+" + digest + ext
+  }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Removing entries: one, all, stale `.part` files, and the oldest beyond the byte limit.
+extension DiskCache {
+  /// One file in the cache directory.
+  struct Item {
+    var url: URL
+    var size: Int64
+    var modified: Date
+  }
+
+  /// Removes one entry (what `PFFile.clearCachedData` did).
+  /// - Parameter key: The entry's key.
+  /// - Throws: ``CacheError/remove(path:reason:)`` when it exists and cannot be removed.
+  public func removeEntry(for key: CacheKey) throws(CacheError) {
+    try remove(url(for: key))
+  }
+
+  /// Removes every entry and every `.part` file not being written right now
+  /// (what `PFFile.clearAllCachedData` did).
+  /// - Throws: ``CacheError/remove(path:reason:)`` for the first file that cannot be removed.
+  public func removeAll() throws(CacheError) {
+    for item in items(including: { _ in true }) { try removeUnlessLocked(item.url) }
+  }
+
+  /// Removes `.part` and temporary files older than `age`, unless a download holds them.
+  /// - Parameter age: The age in seconds, judged by modification time.
+  /// - Returns: How many files were removed.
+  @discardableResult
+  public func removeStaleFiles(olderThan age: TimeInterval) -> Int {
+    let limit = Date(timeIntervalSinceNow: -age)
+    let stale = items { $0.hasSuffix(".part") || $0.contains(".tmp") }.filter {
+      $0.modified < limit
+    }
+    return stale.filter { (try? removeUnlessLocked($0.url)) == true }.count
+  }
+
+  /// The bytes taken by entries (not `.part` or temporary files).
+  /// - Returns: The sum of the entries' sizes.
+  public func totalSize() -> Int64 {
+    items(including: Self.isEntry).reduce(0) { $0 + $1.size }
+  }
+
+  /// Evicts least-recently-used entries until they fit the byte limit; `key` is kept.
+  func evictIfNeeded(keeping key: CacheKey) {
+    guard let byteLimit else { return }
+    var entries = items(including: Self.isEntry).sorted { $0.modified < $1.modified }
+    var total = entries.reduce(0) { $0 + $1.size }
+    while total > byteLimit, !entries.isEmpty {
+      let oldest = entries.removeFirst()
+      guard oldest.url.lastPathComponent != key.fileName else { continue }
+      if (try? remove(oldest.url)) != nil { total -= oldest.size }
+    }
+  }
+
+  static func isEntry(_ name: String) -> Bool { !name.hasSuffix(".part") && !name.contains(".tmp") }
+
+  /// Regular files of the directory (hidden ones excluded) whose names pass `filter`.
+  func items(including filter: (String) -> Bool) -> [Item] {
+    let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
+    let urls =
+      (try? FileManager.default.contentsOfDirectory(
+        at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])) ?? []
+    return urls.compactMap { url in
+      guard filter(url.lastPathComponent), let values = try? url.resourceValues(forKeys: Set(keys)),
+        values.isRegularFile == true
+      else { return nil }
+      return Item(
+        url: url, size: Int64(values.fileSize ?? 0),
+        modified: values.contentModificationDate ?? .distantPast)
+    }
+  }
+
+  private func remove(_ url: URL) throws(CacheError) {
+    guard unlink(url.path) == 0 || errno == ENOENT else {
+      throw .remove(path: url.path, reason: posixReason())
+    }
+  }
+
+  /// Removes a file unless it is a `.part` file whose download holds the entry's lock.
+  /// - Returns: Whether it was removed.
+  @discardableResult
+  private func removeUnlessLocked(_ file: URL) throws(CacheError) -> Bool {
+    let name = file.lastPathComponent
+    guard name.hasSuffix(".part") else {
+      try remove(file)
+      return true
+    }
+    guard let lock = try FileLock.tryAcquire(lockPath(forFileName: String(name.dropLast(5))))
+    else { return false }
+    defer { lock.unlock() }
+    try remove(file)
+    return true
+  }
+}

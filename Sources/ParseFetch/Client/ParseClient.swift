@@ -1,0 +1,102 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Reads objects and their file columns from a Parse Server's REST API.
+///
+/// ```swift
+/// let client = ParseClient(configuration: try ParseConfiguration())
+/// let file = try await client.file(of: ParseObjectReference(className: "Photo", objectID: "Ed1nuqPvcm"),
+///                                  column: "MainImage")
+/// ```
+///
+/// Transient failures (lost connections, HTTP 5xx, 429 with `Retry-After`) are retried by the
+/// ``RetryPolicy``; everything else fails at once with a ``ParseError``.
+public final class ParseClient: Sendable {
+  /// The server and credentials used for every request.
+  public let configuration: ParseConfiguration
+  /// When failed requests are tried again.
+  public let retryPolicy: RetryPolicy
+  let session: URLSession
+
+  /// Creates a client with its own URL session (no shared URL cache).
+  /// - Parameters:
+  ///   - configuration: The server and credentials.
+  ///   - retryPolicy: When to retry transient failures.
+  ///   - timeout: The idle timeout for one request, in seconds.
+  public init(
+    configuration: ParseConfiguration, retryPolicy: RetryPolicy = .standard,
+    timeout: TimeInterval = 30
+  ) {
+    self.configuration = configuration
+    self.retryPolicy = retryPolicy
+    let sessionConfiguration = URLSessionConfiguration.ephemeral
+    sessionConfiguration.timeoutIntervalForRequest = timeout
+    sessionConfiguration.urlCache = nil
+    sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    session = URLSession(configuration: sessionConfiguration)
+  }
+
+  deinit { session.finishTasksAndInvalidate() }
+
+  /// Fetches one object's file column, asking the server for that column only.
+  /// - Parameters:
+  ///   - object: The class and object id.
+  ///   - column: The file column's name, such as `MainImage`.
+  /// - Returns: The file's name and download URL.
+  /// - Throws: ``ParseError`` (not found, not a file, refused, unreachable), or
+  ///   `CancellationError` when the task is cancelled.
+  public func file(of object: ParseObjectReference, column: String) async throws -> ParseFile {
+    let url = configuration.endpoint(
+      ["classes", object.className, object.objectID], query: [("keys", column)])
+    let body = try await get(url, object: object)
+    return try ParseFile(column: body[column], of: object, column: column)
+  }
+
+  /// Sends a GET with the REST headers, retrying transient failures.
+  /// - Returns: The decoded JSON body of a 2xx answer.
+  func get(_ url: URL, object: ParseObjectReference? = nil) async throws -> JSONValue {
+    var request = URLRequest(url: url)
+    for (name, value) in configuration.restHeaders {
+      request.setValue(value, forHTTPHeaderField: name)
+    }
+    var retry = 0
+    while true {
+      let error: ParseError
+      switch try await attempt(request, object: object) {
+      case .success(let body): return body
+      case .failure(let failure): error = failure
+      }
+      retry += 1
+      guard error.isTransient,
+        let wait = retryPolicy.delay(beforeRetry: retry, retryAfter: error.retryAfter)
+      else { throw error }
+      try await Task.sleep(for: wait)
+    }
+  }
+
+  /// Sends a request once.
+  /// - Returns: The JSON body of a 2xx answer, or the error the answer means.
+  /// - Throws: `CancellationError` only.
+  private func attempt(_ request: URLRequest, object: ParseObjectReference?) async throws
+    -> Result<JSONValue, ParseError>
+  {
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await session.data(for: request)
+    } catch let error as URLError {
+      if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
+      return .failure(.connection(url: request.url?.redactedForLog ?? "?", error))
+    }
+    guard let http = response as? HTTPURLResponse else {
+      return .failure(.unexpectedResponse(status: 0, contentType: nil, excerpt: "not HTTP"))
+    }
+    if (200..<300).contains(http.statusCode), let body = JSONValue.parse(data) {
+      return .success(body)
+    }
+    return .failure(.from(response: http, body: data, object: object))
+  }
+}

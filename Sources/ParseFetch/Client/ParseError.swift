@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Why a Parse REST request failed. Server errors are told apart by their Parse `code` and keep
+/// the server's own text; no case ever holds a key or a token.
+public enum ParseError: Error, Sendable, CustomStringConvertible {
+  /// Code 101: the object does not exist, or its ACL hides it from these credentials.
+  case objectNotFound(ParseObjectReference, message: String)
+  /// The column is missing, `null` or holds something else than a File.
+  case notAFile(ParseObjectReference, column: String, found: String)
+  /// Code 209: the session token is invalid or expired.
+  case invalidSessionToken(message: String)
+  /// Code 119: the credentials may not do this (class-level permissions).
+  case forbidden(message: String)
+  /// Code 102: the server rejected the query.
+  case invalidQuery(message: String)
+  /// HTTP 429 or code 100: too many requests; `retryAfter` is the server's wait, when given.
+  case rateLimited(retryAfter: Duration?, message: String)
+  /// HTTP 403 `{"error":"unauthorized"}`: unknown application id or wrong key.
+  case unauthorized
+  /// Any other Parse error body, with its HTTP status, code and text.
+  case server(status: Int, code: Int, message: String)
+  /// The answer was not Parse JSON (such as a proxy's HTML 502 page).
+  case unexpectedResponse(status: Int, contentType: String?, excerpt: String)
+  /// No HTTP answer: the connection failed or timed out.
+  case connection(url: String, URLError)
+
+  /// One sentence that says what failed and what to do.
+  public var description: String {
+    switch self {
+    case .objectNotFound(let object, let message):
+      "\(object): object not found (\(message)); check the id, or the ACL and session token"
+    case .notAFile(let object, let column, let found):
+      "\(object): column \(column) is not a file (found \(found))"
+    case .invalidSessionToken(let message):
+      "the session token was refused (code 209: \(message)); log in again and use the new token"
+    case .forbidden(let message):
+      "the server forbids this (code 119: \(message)); use credentials that may read the class"
+    case .invalidQuery(let message):
+      "the server rejected the query (code 102: \(message)); check the class, column and where JSON"
+    case .rateLimited(let retryAfter, let message):
+      "the server is rate limiting (\(message))"
+        + (retryAfter.map { "; retry after \($0.components.seconds) s" } ?? "; retry later")
+    case .unauthorized:
+      "the server answered 403 unauthorized; check the application id and the REST or master key"
+    case .server(let status, let code, let message):
+      "the server failed with HTTP \(status), code \(code): \(message)"
+    case .unexpectedResponse(let status, let contentType, let excerpt):
+      "the server answered HTTP \(status) with \(contentType ?? "an untyped body"), not Parse JSON "
+        + "(\"\(excerpt)\"); check the server URL and any proxy in front of it"
+    case .connection(let url, let error):
+      "could not reach \(url) (\(error.code.rawValue): \(error.localizedDescription)); "
+        + "check that the server is up"
+    }
+  }
+
+  /// Whether the same request may succeed later: rate limiting, server failures, lost connections.
+  var isTransient: Bool {
+    switch self {
+    case .rateLimited, .connection: true
+    case .server(let status, _, _), .unexpectedResponse(let status, _, _): status >= 500
+    default: false
+    }
+  }
+
+  /// The server's requested wait before a retry.
+  var retryAfter: Duration? {
+    if case .rateLimited(let wait, _) = self { wait } else { nil }
+  }
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// A cache entry handed to a caller, with the validation result when this fetch validated it.
+public struct FetchedFile<Value: Sendable>: Sendable {
+  /// The key the entry is stored under.
+  public var key: CacheKey
+  /// The entry's path in the cache directory.
+  public var url: URL
+  /// What the validation returned (such as the decoded image) when the file was downloaded
+  /// and validated by this fetch or a transfer it shared; nil on a cache hit.
+  public var value: Value?
+  /// Whether the entry was already in the cache, so no request was made.
+  public var isCacheHit: Bool
+  /// The entry's size in bytes.
+  public var byteCount: Int64
+}

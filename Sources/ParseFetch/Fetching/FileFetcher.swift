@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+
+/// Brings files into a ``DiskCache``: a hit costs no request; a miss is downloaded to its
+/// `.part` file, validated, and only then stored.
+///
+/// ```swift
+/// let fetcher = FileFetcher(cache: try DiskCache()) { url in try decodeImage(at: url) }
+/// let file = try await fetcher.fetch(url, key: CacheKey(parseFileName: name)) { print($0) }
+/// ```
+///
+/// Concurrent fetches of one key in this process share one transfer and one validation; each
+/// caller gets its own progress. Cancelling a caller ends only its wait; cancelling every caller
+/// cancels the transfer (its `.part` file stays for a resume). A per-entry file lock keeps other
+/// processes sharing the directory from downloading or storing the same entry at once.
+public final class FileFetcher<Value: Sendable>: Sendable {
+  /// Checks a complete download and returns what later stages need (such as a decoded image);
+  /// throwing rejects the file.
+  public typealias Validator = @Sendable (URL) throws -> Value
+
+  /// Where entries are stored.
+  public let cache: DiskCache
+  /// What downloads misses.
+  public let downloader: Downloader
+  let validate: Validator
+  let transfers = Mutex<[CacheKey: Transfer]>([:])
+  let nextID = Atomic<Int>(0)
+
+  /// Creates a fetcher.
+  /// - Parameters:
+  ///   - cache: Where entries are stored.
+  ///   - downloader: What downloads misses.
+  ///   - validate: Runs on each complete download before it may become an entry.
+  public init(
+    cache: DiskCache, downloader: Downloader = Downloader(), validate: @escaping Validator
+  ) {
+    self.cache = cache
+    self.downloader = downloader
+    self.validate = validate
+  }
+
+  /// Returns the cache entry for `key`, downloading and validating `url` on a miss.
+  /// - Parameters:
+  ///   - url: Where to download from on a miss.
+  ///   - key: The entry's key (for Parse files, from the file's name).
+  ///   - headers: Extra request headers, such as ``ParseConfiguration/fileHeaders``.
+  ///   - progress: Called as bytes arrive; a hit reports completion once.
+  /// - Returns: The entry, with the validation's value when it was validated now.
+  /// - Throws: ``DownloadError``; ``CacheError/validationFailed(_:underlying:)`` when the file is
+  ///   rejected (nothing is stored); other ``CacheError``s; `CancellationError`.
+  public func fetch(
+    _ url: URL, key: CacheKey, headers: [String: String] = [:], progress: ProgressHandler? = nil
+  ) async throws -> FetchedFile<Value> {
+    if let hit = cachedEntry(key) {
+      progress?(DownloadProgress(bytesReceived: hit.byteCount, bytesExpected: hit.byteCount))
+      return hit
+    }
+    let id = nextID.add(1, ordering: .relaxed).newValue
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        join(
+          Request(url: url, key: key, headers: headers),
+          Subscriber(id: id, progress: progress, continuation: continuation))
+      }
+    } onCancel: {
+      leave(key, subscriber: id)
+    }
+  }
+
+  /// The entry for `key` if it is cached, without validation.
+  func cachedEntry(_ key: CacheKey) -> FetchedFile<Value>? {
+    guard let url = cache.cachedFile(for: key) else { return nil }
+    return FetchedFile(
+      key: key, url: url, value: nil, isCacheHit: true, byteCount: Downloader.size(of: url))
+  }
+
+  /// Downloads, validates and stores one entry, holding its file lock throughout.
+  func load(_ request: Request, progress: @escaping ProgressHandler) async throws -> FetchedFile<
+    Value
+  > {
+    let lock = try await cache.lock(request.key)
+    defer { lock.unlock() }
+    if let hit = cachedEntry(request.key) {  // another process stored it while we waited
+      progress(DownloadProgress(bytesReceived: hit.byteCount, bytesExpected: hit.byteCount))
+      return hit
+    }
+    let part = cache.partURL(for: request.key)
+    let size = try await downloader.download(
+      from: request.url, to: part, headers: request.headers, progress: progress)
+    let value: Value
+    do {
+      value = try validate(part)
+    } catch {
+      try? FileManager.default.removeItem(at: part)
+      throw CacheError.validationFailed(request.key, underlying: error)
+    }
+    let entry = try cache.store(part, as: request.key)
+    return FetchedFile(
+      key: request.key, url: entry, value: value, isCacheHit: false, byteCount: size)
+  }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Streams a URL into a `.part` file with progress, retries, resume and a size limit.
+///
+/// ```swift
+/// let downloader = Downloader()
+/// let size = try await downloader.download(from: url, to: partFile) { print($0) }
+/// ```
+///
+/// - An existing `.part` file is resumed with `Range`; the answer is used only when it is a 206
+///   that continues exactly where the file ends, otherwise the download starts again cleanly.
+/// - Lost connections, idle timeouts, truncated bodies, HTTP 5xx and 429 are retried per the
+///   ``RetryPolicy`` (honouring `Retry-After`), resuming from the bytes already on disk.
+/// - Cancelling the Swift task stops the transfer at once and throws `CancellationError`; the
+///   `.part` file stays for a later resume.
+public final class Downloader: Sendable {
+  /// Limits and retry behaviour.
+  public struct Options: Sendable {
+    /// The largest body accepted, counted on decoded bytes; 256 MiB by default.
+    public var maximumBytes: Int64 = 256 << 20
+    /// How long the connection may stay silent before the attempt fails, in seconds.
+    public var idleTimeout: TimeInterval = 30
+    /// When failed attempts are tried again.
+    public var retryPolicy: RetryPolicy = .standard
+
+    /// Creates options with the defaults, changed by the arguments given.
+    /// - Parameters:
+    ///   - maximumBytes: The largest body accepted.
+    ///   - idleTimeout: The idle timeout in seconds.
+    ///   - retryPolicy: The retry behaviour.
+    public init(
+      maximumBytes: Int64 = 256 << 20, idleTimeout: TimeInterval = 30,
+      retryPolicy: RetryPolicy = .standard
+    ) {
+      self.maximumBytes = maximumBytes
+      self.idleTimeout = idleTimeout
+      self.retryPolicy = retryPolicy
+    }
+  }
+
+  /// The limits in force.
+  public let options: Options
+  private let session: URLSession
+  private let delegate = SessionDelegate()
+  private let callbackQueue = DispatchQueue(label: "ParseFetch.Downloader", qos: .userInitiated)
+
+  /// Creates a downloader with its own URL session.
+  /// - Parameter options: Limits and retry behaviour.
+  public init(options: Options = Options()) {
+    self.options = options
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = options.idleTimeout
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    // Chunks reach the delegate through this queue with no back-pressure on the socket, so a
+    // slow queue lets unread chunks pile up in memory: give it a high priority.
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    queue.underlyingQueue = callbackQueue
+    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+  }
+
+  deinit { session.finishTasksAndInvalidate() }
+
+  /// Downloads `url` into `partFile`, resuming from the bytes it already holds.
+  /// - Parameters:
+  ///   - url: The file's URL; redirects are followed.
+  ///   - partFile: The file to write; created when missing.
+  ///   - headers: Extra request headers, such as the Parse application id and session token.
+  ///   - progress: Called as bytes arrive.
+  /// - Returns: The size of the complete file.
+  /// - Throws: ``DownloadError`` once retries are used up or the failure is final (the `.part`
+  ///   file is kept only when a later resume can use it); `CancellationError` when cancelled.
+  @discardableResult
+  public func download(
+    from url: URL, to partFile: URL, headers: [String: String] = [:],
+    progress: ProgressHandler? = nil
+  ) async throws -> Int64 {
+    var retry = 0
+    while true {
+      try Task.checkCancellation()
+      let offset = Self.size(of: partFile)
+      var request = URLRequest(url: url, timeoutInterval: options.idleTimeout)
+      for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+      if offset > 0 {
+        request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+      }
+      let attempt = DownloadAttempt(
+        .init(
+          request: request, partFile: partFile, offset: offset,
+          maximumBytes: options.maximumBytes, idleTimeout: options.idleTimeout,
+          progress: progress))
+      switch await attempt.run(in: session, delegate: delegate) {
+      case .complete(let size):
+        return size
+      case .cancelled:
+        throw CancellationError()
+      case .restart:
+        try? FileManager.default.removeItem(at: partFile)
+      case .failed(let error):
+        retry += 1
+        guard error.isTransient,
+          let wait = options.retryPolicy.delay(beforeRetry: retry, retryAfter: error.retryAfter)
+        else {
+          if !error.keepsPartialData { try? FileManager.default.removeItem(at: partFile) }
+          throw error
+        }
+        try await Task.sleep(for: wait)
+      }
+    }
+  }
+
+  /// The size of a file, 0 when it does not exist.
+  static func size(of file: URL) -> Int64 {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+    return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+  }
+}

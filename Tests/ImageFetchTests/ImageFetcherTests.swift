@@ -1,0 +1,167 @@
+import Foundation
+import ImageCodecs
+import ImageFetch
+import ParseFetch
+import ParseFixtureSupport
+import Testing
+
+/// The whole pipeline against the fixture Parse server: object → file → download → full decode
+/// → cache → image.
+@Suite struct ImageFetcherTests {
+  let jpeg = "0123456789abcdef0123456789abcdef_landscape.jpg"
+  let png = "fedcba9876543210fedcba9876543210_alpha.png"
+  let broken = "00112233445566778899aabbccddeeff_cut.jpg"
+  let hostile = "../../escape/\u{0}Evil Name.JPG"
+  let photo = ParseObjectReference(className: "Photo", objectID: "Ed1nuqPvcm")
+  let fixture: ParseFixture
+  let cache: DiskCache
+
+  init() async throws {
+    fixture = try await ParseFixture(
+      files: [
+        jpeg: "Landscape_1.jpg", png: "basn6a08.png", broken: "truncated_jpeg.jpg",
+        hostile: "basn6a08.png",
+      ],
+      seed: [
+        "classes": [
+          "Photo": [
+            ParseFixture.photo("Ed1nuqPvcm", ParseFixture.file(jpeg)),
+            ParseFixture.photo("alphaPng01", ParseFixture.file(png)),
+            ParseFixture.photo("brokenJpg1", ParseFixture.file(broken)),
+            ParseFixture.photo("textValue1", "not a file"),
+            ParseFixture.photo("hostile001", ParseFixture.file(hostile)),
+          ]
+        ]
+      ])
+    cache = try DiskCache(directory: try TestFiles.scratchDirectory())
+  }
+
+  func fetcher(configured: Bool = true) throws -> ImageFetcher {
+    try ImageFetcher(
+      configuration: configured ? fixture.configuration(sessionToken: ParseFixture.sessionToken) : nil,
+      cache: cache)
+  }
+
+  var fileRoute: String { "files/\(ParseFixture.appID)/\(jpeg)" }
+
+  @Test func loadsAnObjectsImageAsTheDecoderSeesIt() async throws {
+    let log = ProgressLog()
+    let image = try await fetcher().image(of: photo, column: "MainImage", progress: log.handler)
+    let reference = try ImageDecoder.decode(contentsOf: TestFiles.image("Landscape_1.jpg").path)
+    #expect(image == reference)
+    #expect(log.all.last?.fraction == 1)
+    #expect(cache.cachedFile(for: CacheKey(parseFileName: jpeg)) != nil)
+  }
+
+  @Test func handsBackTheValidatingDecodeOnAMiss() async throws {
+    let file = try await fetcher().cachedFile(of: photo, column: "MainImage")
+    #expect(!file.isCacheHit)
+    #expect(file.value?.width == 1800 && file.value?.height == 1200)
+  }
+
+  @Test func aSecondLoadIsAHitWithoutAFileRequest() async throws {
+    let fetcher = try fetcher()
+    let first = try await fetcher.image(of: photo, column: "MainImage")
+    let hit = try await fetcher.cachedFile(of: photo, column: "MainImage")
+    #expect(hit.isCacheHit && hit.value == nil)
+    #expect(try await fetcher.image(of: photo, column: "MainImage") == first)
+    #expect(try await fixture.requests(fileRoute) == 1)
+  }
+
+  @Test func sendsTheSessionTokenWithTheFileRequest() async throws {
+    _ = try await fetcher().image(of: photo, column: "MainImage")
+    #expect(try await fixture.lastHeaders(fileRoute)["x-parse-session-token"] == ParseFixture.sessionToken)
+    #expect(try await fixture.lastHeaders(fileRoute)["x-parse-master-key"] == nil)
+  }
+
+  @Test func rejectsATruncatedImageAndCachesNothing() async throws {
+    let object = ParseObjectReference(className: "Photo", objectID: "brokenJpg1")
+    let error = await #expect(throws: ImageFetchError.self) {
+      try await fetcher().image(of: object, column: "MainImage")
+    }
+    guard case .invalidImage(let name, let decodeError)? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(name == broken && decodeError.kind == .truncated)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path) == [".locks"])
+  }
+
+  @Test func rejectsBytesThatAreNotAnImage() async throws {
+    try await fixture.inject([["target": fileRoute, "kind": "notImage"]])
+    let error = await #expect(throws: ImageFetchError.self) {
+      try await fetcher().image(of: photo, column: "MainImage")
+    }
+    guard case .invalidImage(_, let decodeError)? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(decodeError.kind == .notAnImage)
+    #expect(error?.description.contains("not a valid image") == true)
+  }
+
+  @Test func namesTheObjectWhenTheColumnIsNotAFile() async throws {
+    let object = ParseObjectReference(className: "Photo", objectID: "textValue1")
+    let error = await #expect(throws: ImageFetchError.self) {
+      try await fetcher().image(of: object, column: "MainImage")
+    }
+    #expect(error?.description == "Photo/textValue1: column MainImage is not a file (found a string)")
+  }
+
+  @Test func redownloadsAnEntryDamagedOnDisk() async throws {
+    let fetcher = try fetcher()
+    let image = try await fetcher.image(of: photo, column: "MainImage")
+    try Data("garbage".utf8).write(to: cache.url(for: CacheKey(parseFileName: jpeg)))
+    #expect(try await fetcher.image(of: photo, column: "MainImage") == image)
+    #expect(try await fixture.requests(fileRoute) == 2)
+  }
+
+  @Test func keepsAHostileFileNameInsideTheCache() async throws {
+    let object = ParseObjectReference(className: "Photo", objectID: "hostile001")
+    let file = try await fetcher().cachedFile(of: object, column: "MainImage")
+    #expect(file.value?.width == 32)
+    #expect(file.url.deletingLastPathComponent().path == cache.directory.path)
+    #expect(file.url.lastPathComponent.hasPrefix("_escape_evil_name+") && file.url.pathExtension == "jpg")
+    #expect(!FileManager.default.fileExists(atPath: cache.directory.appendingPathComponent("../../escape").path))
+  }
+
+  @Test func loadsAPlainURLWithoutParse() async throws {
+    let nginx = try await NginxHost(images: ["basn6a08.png"])
+    let fetcher = try fetcher(configured: false)
+    let image = try await fetcher.image(at: nginx.url("basn6a08.png"))
+    #expect(image.width == 32 && image.height == 32 && image.hasAlpha)
+    let file = try await fetcher.cachedFile(at: nginx.url("basn6a08.png"))
+    #expect(file.isCacheHit && file.url.lastPathComponent.hasPrefix("basn6a08+"))
+  }
+
+  @Test func needsAConfigurationForParseObjects() async throws {
+    await #expect(throws: ImageFetchError.self) {
+      try await fetcher(configured: false).image(of: photo, column: "MainImage")
+    }
+  }
+
+  @Test func completesForCallersWithoutAsync() async throws {
+    let fetcher = try fetcher()
+    let result = await withCheckedContinuation { continuation in
+      fetcher.loadImage(of: photo, column: "MainImage") { continuation.resume(returning: $0) }
+    }
+    #expect(try result.get().width == 1800)
+  }
+
+  @Test func cancellingTheCompletionTaskReportsCancellation() async throws {
+    try await fixture.inject([["target": fileRoute, "kind": "trickle", "chunk": 4096, "delay": 0.05]])
+    let fetcher = try fetcher()
+    let log = ProgressLog()
+    let result = await withCheckedContinuation { continuation in
+      let task = fetcher.loadImage(of: photo, column: "MainImage", progress: log.handler) {
+        continuation.resume(returning: $0)
+      }
+      Task {
+        while log.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        task.cancel()
+      }
+    }
+    #expect(throws: CancellationError.self) { try result.get() }
+    #expect(cache.cachedFile(for: CacheKey(parseFileName: jpeg)) == nil)
+  }
+}

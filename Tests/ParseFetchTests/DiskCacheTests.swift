@@ -1,0 +1,116 @@
+import Foundation
+import ParseFixtureSupport
+import Testing
+
+@testable import ParseFetch
+
+@Suite struct DiskCacheTests {
+  let directory: URL
+  init() throws { directory = try TestFiles.scratchDirectory() }
+
+  func put(_ cache: DiskCache, _ name: String, bytes: Int) throws -> URL {
+    let key = CacheKey(parseFileName: name)
+    try Data(count: bytes).write(to: cache.partURL(for: key))
+    return try cache.store(cache.partURL(for: key), as: key)
+  }
+
+  func age(_ url: URL, seconds: TimeInterval) throws {
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -seconds)], ofItemAtPath: url.path)
+  }
+
+  @Test func defaultsToXDGCacheHomeThenHome() {
+    #expect(
+      DiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/c", "HOME": "/h"]).path
+        == "/x/c/imgfetch")
+    #expect(DiskCache.defaultDirectory(environment: ["HOME": "/h"]).path == "/h/.cache/imgfetch")
+    #expect(
+      DiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"]).path
+        == "/h/.cache/imgfetch")
+  }
+
+  @Test func storesByRenamingThePart() throws {
+    let cache = try DiskCache(directory: directory)
+    let key = CacheKey(parseFileName: "a_b.png")
+    #expect(cache.cachedFile(for: key) == nil)
+    let entry = try put(cache, "a_b.png", bytes: 10)
+    #expect(cache.cachedFile(for: key) == entry)
+    #expect(!FileManager.default.fileExists(atPath: cache.partURL(for: key).path))
+  }
+
+  @Test func touchesAnEntryOnAHit() throws {
+    let cache = try DiskCache(directory: directory)
+    let entry = try put(cache, "a_b.png", bytes: 10)
+    try age(entry, seconds: 3600)
+    _ = cache.cachedFile(for: CacheKey(parseFileName: "a_b.png"))
+    let modified = try entry.resourceValues(forKeys: [.contentModificationDateKey])
+      .contentModificationDate
+    #expect(modified.map { $0.timeIntervalSinceNow > -60 } == true)
+  }
+
+  @Test func evictsTheLeastRecentlyUsedBeyondTheBudget() throws {
+    let cache = try DiskCache(directory: directory, byteLimit: 2500)
+    try age(try put(cache, "old.png", bytes: 1000), seconds: 300)
+    try age(try put(cache, "used.png", bytes: 1000), seconds: 200)
+    _ = cache.cachedFile(for: CacheKey(parseFileName: "used.png"))  // now the most recent
+    _ = try put(cache, "new.png", bytes: 1000)
+    #expect(cache.cachedFile(for: CacheKey(parseFileName: "old.png")) == nil)
+    #expect(cache.cachedFile(for: CacheKey(parseFileName: "used.png")) != nil)
+    #expect(cache.cachedFile(for: CacheKey(parseFileName: "new.png")) != nil)
+    #expect(cache.totalSize() == 2000)
+  }
+
+  @Test func keepsANewEntryLargerThanTheBudget() throws {
+    let cache = try DiskCache(directory: directory, byteLimit: 100)
+    _ = try put(cache, "big.png", bytes: 1000)
+    #expect(cache.cachedFile(for: CacheKey(parseFileName: "big.png")) != nil)
+  }
+
+  @Test func removesOneEntry() throws {
+    let cache = try DiskCache(directory: directory)
+    _ = try put(cache, "a.png", bytes: 1)
+    _ = try put(cache, "b.png", bytes: 1)
+    try cache.removeEntry(for: CacheKey(parseFileName: "a.png"))
+    try cache.removeEntry(for: CacheKey(parseFileName: "missing.png"))
+    #expect(cache.cachedFile(for: CacheKey(parseFileName: "a.png")) == nil)
+    #expect(cache.cachedFile(for: CacheKey(parseFileName: "b.png")) != nil)
+  }
+
+  @Test func removesAllButPartsInUse() async throws {
+    let cache = try DiskCache(directory: directory)
+    _ = try put(cache, "a.png", bytes: 1)
+    let busy = CacheKey(parseFileName: "busy.png")
+    try Data(count: 5).write(to: cache.partURL(for: busy))
+    try Data(count: 5).write(to: cache.partURL(for: CacheKey(parseFileName: "idle.png")))
+    let lock = try await cache.lock(busy)
+    try cache.removeAll()
+    lock.unlock()
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+      !$0.hasPrefix(".")
+    }
+    #expect(left == ["busy.png.part"])
+  }
+
+  @Test func cleansStalePartAndTemporaryFiles() throws {
+    let cache = try DiskCache(directory: directory)
+    let fresh = cache.partURL(for: CacheKey(parseFileName: "fresh.png"))
+    let stale = cache.partURL(for: CacheKey(parseFileName: "stale.png"))
+    let temp = directory.appendingPathComponent("x.thumb-64.png.tmp-123")
+    for url in [fresh, stale, temp] { try Data(count: 1).write(to: url) }
+    try age(stale, seconds: 7200)
+    try age(temp, seconds: 7200)
+    let entry = try put(cache, "keep.png", bytes: 1)
+    try age(entry, seconds: 7200)
+    #expect(cache.removeStaleFiles(olderThan: 3600) == 2)
+    let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+    #expect(left == [".locks", "fresh.png.part", "keep.png"])
+  }
+
+  @Test func reportsADirectoryItCannotCreate() throws {
+    let file = directory.appendingPathComponent("file")
+    try Data().write(to: file)
+    #expect(throws: CacheError.self) {
+      try DiskCache(directory: file.appendingPathComponent("sub"))
+    }
+  }
+}

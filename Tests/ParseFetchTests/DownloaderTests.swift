@@ -1,0 +1,235 @@
+import Foundation
+import ParseFixtureSupport
+import Testing
+
+@testable import ParseFetch
+
+/// Downloads from the fixture Parse server, with faults; the bytes on disk must equal the original.
+@Suite struct DownloaderTests {
+  let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
+  let original: Data
+  let fixture: ParseFixture
+  let directory: URL
+  var part: URL { directory.appendingPathComponent("landscape.jpg.part") }
+  var route: String { "files/\(ParseFixture.appID)/\(name)" }
+
+  init() async throws {
+    original = try TestFiles.bytes("Landscape_1.jpg")
+    fixture = try await ParseFixture(files: [name: "Landscape_1.jpg"])
+    directory = try TestFiles.scratchDirectory()
+  }
+
+  func downloader(
+    maximumBytes: Int64 = 256 << 20, idleTimeout: TimeInterval = 10, attempts: Int = 3
+  )
+    -> Downloader
+  {
+    Downloader(
+      options: .init(
+        maximumBytes: maximumBytes, idleTimeout: idleTimeout,
+        retryPolicy: RetryPolicy(maxAttempts: attempts, initialDelay: .milliseconds(50))))
+  }
+
+  func fault(_ kind: String, times: Int = 1, _ extra: [String: Any] = [:]) async throws {
+    try await fixture.inject([
+      ["target": route, "kind": kind, "times": times].merging(extra) { $1 }
+    ])
+  }
+
+  @Test func streamsTheWholeFileWithProgress() async throws {
+    let log = ProgressLog()
+    let size = try await downloader().download(
+      from: fixture.fileURL(name), to: part, progress: log.handler)
+    #expect(size == Int64(original.count))
+    #expect(try Data(contentsOf: part) == original)
+    let reports = log.all
+    #expect(reports.count > 1)
+    #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.bytesReceived < $1.bytesReceived })
+    #expect(reports.last?.fraction == 1 && reports.last?.bytesExpected == Int64(original.count))
+  }
+
+  @Test func resumesAfterATruncatedBody() async throws {
+    try await fault("truncate", ["at": 100_000])
+    try await downloader().download(from: fixture.fileURL(name), to: part)
+    #expect(try Data(contentsOf: part) == original)
+    #expect(try await fixture.requests(route) == 2)
+    #expect(try await fixture.lastHeaders(route)["range"] == "bytes=100000-")
+  }
+
+  @Test func resumesAfterADroppedConnection() async throws {
+    try await fault("drop", ["at": 150_000])
+    try await downloader().download(from: fixture.fileURL(name), to: part)
+    #expect(try Data(contentsOf: part) == original)
+  }
+
+  @Test func reportsATruncationThatNeverHeals() async throws {
+    try await fault("truncate", times: -1, ["at": 1000])
+    let error = await #expect(throws: DownloadError.self) {
+      try await downloader(attempts: 2).download(from: fixture.fileURL(name), to: part)
+    }
+    guard case .truncated? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(FileManager.default.fileExists(atPath: part.path), "partial data is kept for a resume")
+  }
+
+  @Test func retriesAServerError() async throws {
+    try await fault("status", ["status": 500])
+    try await downloader().download(from: fixture.fileURL(name), to: part)
+    #expect(try Data(contentsOf: part) == original)
+    #expect(try await fixture.requests(route) == 2)
+  }
+
+  @Test func honoursRetryAfterOn429() async throws {
+    try await fault("status", ["status": 429, "retryAfter": 1])
+    let start = ContinuousClock.now
+    try await downloader().download(from: fixture.fileURL(name), to: part)
+    #expect(ContinuousClock.now - start >= .seconds(1))
+    #expect(try Data(contentsOf: part) == original)
+  }
+
+  @Test func doesNotRetryAMissingFile() async throws {
+    let missing = fixture.fileURL("0123_missing.jpg")
+    let error = await #expect(throws: DownloadError.self) {
+      try await downloader().download(from: missing, to: part)
+    }
+    #expect(error?.description.contains("HTTP 404 (File not found.)") == true)
+    #expect(try await fixture.requests("files/\(ParseFixture.appID)/0123_missing.jpg") == 1)
+    #expect(!FileManager.default.fileExists(atPath: part.path))
+  }
+
+  @Test func refusesAnAnnouncedBodyOverTheLimit() async throws {
+    let error = await #expect(throws: DownloadError.self) {
+      try await downloader(maximumBytes: 1000).download(from: fixture.fileURL(name), to: part)
+    }
+    guard case .tooLarge? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(!FileManager.default.fileExists(atPath: part.path))
+  }
+
+  @Test func stopsAnEndlessBodyAtTheLimit() async throws {
+    try await fault("endless")
+    let error = await #expect(throws: DownloadError.self) {
+      try await downloader(maximumBytes: 2 << 20).download(from: fixture.fileURL(name), to: part)
+    }
+    guard case .tooLarge? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(!FileManager.default.fileExists(atPath: part.path))
+  }
+
+  @Test func decodesACompressedBody() async throws {
+    try await fault("gzip")
+    try await downloader().download(from: fixture.fileURL(name), to: part)
+    #expect(try Data(contentsOf: part) == original)
+  }
+
+  @Test func countsTheLimitOnDecodedBytes() async throws {
+    let zeros = directory.appendingPathComponent("zeros.bin")
+    try Data(count: 3 << 20).write(to: zeros)  // 3 MiB of zeros: a few KiB gzipped
+    let fixture = try await ParseFixture(files: ["zeros.bin": zeros.path])
+    try await fixture.inject([["target": "files/\(ParseFixture.appID)/zeros.bin", "kind": "gzip"]])
+    let error = await #expect(throws: DownloadError.self) {
+      try await downloader(maximumBytes: 1 << 20).download(
+        from: fixture.fileURL("zeros.bin"), to: part)
+    }
+    guard case .tooLarge? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+  }
+
+  @Test func reportsALyingContentLengthAsTruncated() async throws {
+    try await fault("lie", times: -1, ["length": original.count + 5000])
+    let error = await #expect(throws: DownloadError.self) {
+      try await downloader(attempts: 1).download(from: fixture.fileURL(name), to: part)
+    }
+    guard case .truncated(_, let received, let expected)? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(received == Int64(original.count) && expected == Int64(original.count + 5000))
+  }
+
+  @Test func followsRedirects() async throws {
+    try await fixture.inject([
+      [
+        "target": "files/\(ParseFixture.appID)/moved.jpg", "kind": "redirect",
+        "to": fixture.fileURL(name).absoluteString,
+      ]
+    ])
+    try await downloader().download(from: fixture.fileURL("moved.jpg"), to: part)
+    #expect(try Data(contentsOf: part) == original)
+  }
+
+  @Test func keepsTheSessionTokenAcrossARedirect() async throws {
+    let fixture = try await ParseFixture(
+      files: [name: "Landscape_1.jpg"], seed: ["filesRequireSession": true])
+    let target = fixture.fileURL(name).absoluteString
+    try await fixture.inject([
+      ["target": "files/\(ParseFixture.appID)/moved.jpg", "kind": "redirect", "to": target]
+    ])
+    let headers = fixture.configuration(sessionToken: ParseFixture.sessionToken).fileHeaders
+    try await downloader().download(from: fixture.fileURL("moved.jpg"), to: part, headers: headers)
+    #expect(try Data(contentsOf: part) == original)
+  }
+
+  @Test func stopsARedirectLoop() async throws {
+    try await fault("redirectLoop", times: -1)
+    let error = await #expect(throws: DownloadError.self) {
+      try await downloader().download(from: fixture.fileURL(name), to: part)
+    }
+    guard case .connection(_, let urlError)? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(urlError.code == .httpTooManyRedirects)
+  }
+
+  @Test func timesOutAStalledTransfer() async throws {
+    try await fault("stall", times: -1, ["after": 50_000, "seconds": 8])
+    let start = ContinuousClock.now
+    let error = await #expect(throws: DownloadError.self) {
+      try await downloader(idleTimeout: 1, attempts: 1).download(
+        from: fixture.fileURL(name), to: part)
+    }
+    #expect(ContinuousClock.now - start < .seconds(7))
+    switch error {
+    case .idleTimeout?, .truncated?: break
+    default: Issue.record("got \(String(describing: error))")
+    }
+  }
+
+  @Test func cancellationStopsPromptlyAndKeepsThePart() async throws {
+    try await fault("trickle", ["chunk": 4096, "delay": 0.05])
+    let log = ProgressLog()
+    let task = Task { [part, fixture, name] in
+      try await downloader().download(from: fixture.fileURL(name), to: part, progress: log.handler)
+    }
+    while log.all.count < 3 { try await Task.sleep(for: .milliseconds(20)) }
+    let cancelled = ContinuousClock.now
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(ContinuousClock.now - cancelled < .seconds(3), "well before the 4 s trickle ends")
+    let kept = try Data(contentsOf: part)
+    #expect(kept.count > 0 && kept.count < original.count, "kept \(kept.count) bytes")
+    #expect(original.starts(with: kept))
+  }
+
+  @Test func sendsTheSessionTokenWithFileRequests() async throws {
+    let fixture = try await ParseFixture(
+      files: [name: "Landscape_1.jpg"], seed: ["filesRequireSession": true])
+    let config = fixture.configuration(sessionToken: ParseFixture.sessionToken)
+    try await downloader().download(
+      from: fixture.fileURL(name), to: part, headers: config.fileHeaders)
+    #expect(try Data(contentsOf: part) == original)
+    await #expect(throws: DownloadError.self) {
+      try await downloader().download(
+        from: fixture.fileURL(name), to: directory.appendingPathComponent("x.part"))
+    }
+  }
+}

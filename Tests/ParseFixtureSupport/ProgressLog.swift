@@ -1,0 +1,12 @@
+import ParseFetch
+import Synchronization
+
+/// Collects progress reports from any thread.
+public final class ProgressLog: Sendable {
+  private let reports = Mutex<[DownloadProgress]>([])
+
+  public init() {}
+
+  public var handler: ProgressHandler { { progress in self.reports.withLock { $0.append(progress) } } }
+  public var all: [DownloadProgress] { reports.withLock { $0 } }
+}
