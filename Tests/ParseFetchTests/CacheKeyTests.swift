@@ -22,6 +22,13 @@ import Testing
     #expect(key.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 })
   }
 
+  @Test(arguments: ["X.TMP", "y.Part", "z.tmp"])
+  func neverEndsLikeATransientFile(name: String) {
+    let key = CacheKey(parseFileName: name).fileName
+    #expect(!key.contains(".tmp") && !key.hasSuffix(".part"), "\(key)")
+    #expect(DiskCache.isEntry(key))
+  }
+
   @Test func keepsCaseDifferentNamesApartEvenOnCaseInsensitiveDisks() {
     let keys = ["a_Photo.jpg", "a_photo.JPG", "a_PHOTO.jpg", "a_photo.jpg"].map {
       CacheKey(parseFileName: $0).fileName.lowercased()

@@ -47,7 +47,9 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     var ext = ""
     if let dot = lower.lastIndex(of: "."), lower.index(after: dot) < lower.endIndex {
       let candidate = lower[lower.index(after: dot)...]
-      if candidate.count <= 8, candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+      let plain = candidate.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+      // `.part` and `.tmp` would make the entry look like the cache's own transient files.
+      if candidate.count <= 8, plain, candidate != "part", candidate != "tmp" {
         ext = "." + candidate
         stem = lower[..<dot]
       }
