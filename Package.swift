@@ -25,7 +25,7 @@ let package = Package(
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs"]),
     // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
     .target(name: "Thumbnails", dependencies: ["ImageCodecs"]),
-    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails"]),
+    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch"]),
     .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
     .target(name: "ParseFetch"),
@@ -43,7 +43,7 @@ let package = Package(
     .testTarget(name: "ParseFetchTests", dependencies: ["ParseFetch", "ParseFixtureSupport"]),
     .testTarget(
       name: "ImageFetchTests", dependencies: ["ImageFetch", "ImageCodecs", "ParseFixtureSupport"]),
-    .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch", "FixtureSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch", "FixtureSupport", "ParseFixtureSupport"]),
     .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport"]),
     // The decode-throughput harness (benchmarks/README.md): imgbench, the C ceiling it runs beside
     // imgfetch's decoders in the same process (same -O2 as CImageCodecs), and the CI smoke test.

@@ -5,11 +5,27 @@ enum HelpText {
     imgfetch: fetch, validate, decode and thumbnail PNG and JPEG images
 
     Usage:
+      imgfetch [options] SOURCE...  fetch, validate and cache each SOURCE: an http(s) URL,
+                                   Class/objectId (with --column), or a local file (validated in
+                                   place); print the cached path (and, with --thumbnail, a tab and
+                                   the thumbnail's path)
+      imgfetch --class C --column COL [--where JSON] [--shard K/N] [options]
+                                   the same for every object of a Parse class that has the column
+      imgfetch cache stats|clear|gc [--cache-dir DIR] [--max-age S]
     \(ThumbnailCommand.usage)
       imgfetch info FILE...        one JSON object per file, from the header only
       imgfetch decode FILE [-o PATH|-] [--pixel-format F] [--orient] [--lenient]
                                    raw pixels, row-major, top-left origin, no header
       imgfetch verify FILE...      full strict decode of each file: OK or the reason
+
+    Fetch options:
+    \(FetchSettings.specs.filter { !["thumbnail", "fit", "format", "quality", "filter", "upscale", "no-rotate"].contains($0.name) }.map { spec in
+      let name = "--\(spec.name)" + (spec.takesValue ? " V" : "")
+      return "  " + name + String(repeating: " ", count: max(1, 19 - name.count)) + spec.help
+    }.joined(separator: "\n"))
+      --json lines: source, objectId (Parse), cachePath, thumbnailPath, thumbnailWidth,
+      thumbnailHeight, reused (with --thumbnail), width, height, format, bytes, cacheHit;
+      or source and error. Secrets given by option or environment are never printed.
 
     Decode options:
       --pixel-format F   auto (default: rgba8 for PNG, rgb8 or gray8 for JPEG),

@@ -28,7 +28,9 @@ public enum Imgfetch {
     case "info": return try InfoCommand.run(rest)
     case "decode": return try DecodeCommand.run(rest)
     case "verify": return try VerifyCommand.run(rest)
+    case "cache": return try CacheCommand.run(rest)
     default:
+      if FetchCommand.handles(arguments) { return try await FetchCommand.run(arguments) }
       if ThumbnailCommand.handles(arguments) { return try ThumbnailCommand.run(arguments) }
       throw UsageError("unknown command \(first)")
     }

@@ -14,12 +14,12 @@ final class ProgressReporter: Sendable {
     var started: Double = 0
     var batchBytes: Int64 = 0
     var done = 0
+    var total: Int?
   }
 
   private let mode: ProgressMode
   private let drawsBar: Bool
   private let width: Int
-  private let total: Int?
   private let state = Mutex(State())
 
   /// Creates a reporter.
@@ -31,8 +31,10 @@ final class ProgressReporter: Sendable {
     self.mode = mode
     self.drawsBar = mode == .always || (mode == .auto && terminal.isInteractive)
     self.width = terminal.width
-    self.total = total
-    state.withLock { $0.started = ProgressReporter.now() }
+    state.withLock {
+      $0.started = ProgressReporter.now()
+      $0.total = total
+    }
   }
 
   /// Reports bytes received for an item.
@@ -58,7 +60,7 @@ final class ProgressReporter: Sendable {
       state.line.bytesExpected = expected
       let elapsed = now - state.started
       if elapsed > 0.2 { state.line.bytesPerSecond = Double(state.batchBytes + received) / elapsed }
-      if let total { state.line.items = (state.done, total) }
+      if let total = state.total { state.line.items = (state.done, total) }
       if now - state.lastDraw >= 0.1 || (expected != nil && received >= expected!) { draw(&state, now: now) }
     }
   }
@@ -81,7 +83,7 @@ final class ProgressReporter: Sendable {
       state.line.label = label
       state.line.bytesReceived = bytes
       state.line.bytesExpected = bytes
-      if let total { state.line.items = (state.done, total) }
+      if let total = state.total { state.line.items = (state.done, total) }
       draw(&state, now: ProgressReporter.now())
     }
   }
@@ -97,6 +99,13 @@ final class ProgressReporter: Sendable {
       if toError { Console.error(text) } else { Console.out(text) }
     }
   }
+
+  /// Sets the number of items once it is known (a class count arrives after the start).
+  /// - Parameter total: The number of items.
+  func setTotal(_ total: Int) { state.withLock { $0.total = total } }
+
+  /// Whether a bar is drawn at all (so callers can skip work that only feeds it).
+  var isDrawing: Bool { drawsBar }
 
   /// Erases the bar (at the end, and on Ctrl-C) so the terminal is left clean.
   func finish() {

@@ -38,14 +38,15 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: cache.partURL(for: key).path))
   }
 
-  @Test func touchesAnEntryOnAHit() throws {
+  @Test func aHitMovesTheAccessTimeButNotTheModificationTime() throws {
+    // The modification time stays the download's, so thumbnails made from the entry stay valid.
     let cache = try DiskCache(directory: directory)
     let entry = try put(cache, "a_b.png", bytes: 10)
     try age(entry, seconds: 3600)
     _ = cache.cachedFile(for: CacheKey(parseFileName: "a_b.png"))
-    let modified = try entry.resourceValues(forKeys: [.contentModificationDateKey])
-      .contentModificationDate
-    #expect(modified.map { $0.timeIntervalSinceNow > -60 } == true)
+    let values = try entry.resourceValues(forKeys: [.contentModificationDateKey, .contentAccessDateKey])
+    #expect(values.contentAccessDate.map { $0.timeIntervalSinceNow > -60 } == true)
+    #expect(values.contentModificationDate.map { $0.timeIntervalSinceNow < -3000 } == true)
   }
 
   @Test func evictsTheLeastRecentlyUsedBeyondTheBudget() throws {

@@ -7,6 +7,8 @@ extension DiskCache {
     var url: URL
     var size: Int64
     var modified: Date
+    /// When the entry was last used: its access time, which hits set (never before its modification).
+    var used: Date
   }
 
   /// Removes one entry (what `PFFile.clearCachedData` did).
@@ -44,7 +46,7 @@ extension DiskCache {
   /// Evicts least-recently-used entries until they fit the byte limit; `key` is kept.
   func evictIfNeeded(keeping key: CacheKey) {
     guard let byteLimit else { return }
-    var entries = items(including: Self.isEntry).sorted { $0.modified < $1.modified }
+    var entries = items(including: Self.isEntry).sorted { $0.used < $1.used }
     var total = entries.reduce(0) { $0 + $1.size }
     while total > byteLimit, !entries.isEmpty {
       let oldest = entries.removeFirst()
@@ -57,7 +59,9 @@ extension DiskCache {
 
   /// Regular files of the directory (hidden ones excluded) whose names pass `filter`.
   func items(including filter: (String) -> Bool) -> [Item] {
-    let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey, .contentModificationDateKey]
+    let keys: [URLResourceKey] = [
+      .isRegularFileKey, .fileSizeKey, .contentModificationDateKey, .contentAccessDateKey,
+    ]
     let urls =
       (try? FileManager.default.contentsOfDirectory(
         at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])) ?? []
@@ -65,9 +69,10 @@ extension DiskCache {
       guard filter(url.lastPathComponent), let values = try? url.resourceValues(forKeys: Set(keys)),
         values.isRegularFile == true
       else { return nil }
+      let modified = values.contentModificationDate ?? .distantPast
       return Item(
-        url: url, size: Int64(values.fileSize ?? 0),
-        modified: values.contentModificationDate ?? .distantPast)
+        url: url, size: Int64(values.fileSize ?? 0), modified: modified,
+        used: max(modified, values.contentAccessDate ?? .distantPast))
     }
   }
 

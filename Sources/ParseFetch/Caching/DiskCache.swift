@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// An entry appears only by an atomic rename of its fsynced `.part` file, so readers (in this
-/// process or another) never see a partial file. Hits touch the entry's modification time,
+/// process or another) never see a partial file. Hits touch the entry's access time,
 /// which is what the least-recently-used eviction sorts by.
 public final class DiskCache: Sendable {
   /// The directory holding the entries.
@@ -67,7 +67,11 @@ public final class DiskCache: Sendable {
   /// - Returns: The entry's path, or nil on a miss.
   public func cachedFile(for key: CacheKey) -> URL? {
     let url = url(for: key)
-    if utimensat(AT_FDCWD, url.path, nil, 0) == 0 { return url }
+    // Only the access time moves: the modification time stays the download's, so thumbnails
+    // made from the entry (which compare modification times) remain up to date.
+    let (now, omit) = ((1 << 30) - 1, (1 << 30) - 2)  // UTIME_NOW, UTIME_OMIT (macros Swift cannot see)
+    var times = [timespec(tv_sec: 0, tv_nsec: now), timespec(tv_sec: 0, tv_nsec: omit)]
+    if utimensat(AT_FDCWD, url.path, &times, 0) == 0 { return url }
     // A read-only cache still serves its entries; they just do not move up in the LRU order.
     return errno != ENOENT && access(url.path, R_OK) == 0 ? url : nil
   }
