@@ -31,7 +31,7 @@ let package = Package(
     .target(name: "ParseFetch"),
     // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full
     // decode, cached, and returned decoded.
-    .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch"]),
+    .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails"]),
     // Fixture paths, reference hashes and process helpers shared by the test targets.
     // Optimised even in debug builds: hashing megapixel images in -Onone takes seconds.
     .target(
@@ -42,7 +42,7 @@ let package = Package(
     .target(name: "ParseFixtureSupport", dependencies: ["ParseFetch"], path: "Tests/ParseFixtureSupport"),
     .testTarget(name: "ParseFetchTests", dependencies: ["ParseFetch", "ParseFixtureSupport"]),
     .testTarget(
-      name: "ImageFetchTests", dependencies: ["ImageFetch", "ImageCodecs", "ParseFixtureSupport"]),
+      name: "ImageFetchTests", dependencies: ["ImageFetch", "ImageCodecs", "ParseFixtureSupport", "Thumbnails"]),
     .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch", "FixtureSupport", "ParseFixtureSupport"]),
     .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport"]),
     // The decode-throughput harness (benchmarks/README.md): imgbench, the C ceiling it runs beside

@@ -4,6 +4,7 @@ import ImageFetch
 import ParseFetch
 import ParseFixtureSupport
 import Testing
+import Thumbnails
 
 /// The whole pipeline against the fixture Parse server: object → file → download → full decode
 /// → cache → image.
@@ -51,6 +52,17 @@ import Testing
     #expect(image == reference)
     #expect(log.all.last?.fraction == 1)
     #expect(cache.cachedFile(for: CacheKey(parseFileName: jpeg)) != nil)
+  }
+
+  @Test func makesAThumbnailNextToTheCachedOriginalAndReusesIt() async throws {
+    let options = ThumbnailOptions(size: .longestSide(128))
+    let (original, thumbnail) = try await fetcher().thumbnail(of: photo, column: "MainImage", options: options)
+    #expect(thumbnail.path.hasPrefix(cache.directory.path + "/") && !thumbnail.reused)
+    #expect(thumbnail.width == 128 && thumbnail.height == 85)
+    #expect(try ImageDecoder.probe(contentsOf: thumbnail.path).width == 128)
+    #expect(FileManager.default.fileExists(atPath: original.url.path))
+    let again = try await fetcher().thumbnail(of: photo, column: "MainImage", options: options)
+    #expect(again.original.isCacheHit && again.thumbnail.reused)
   }
 
   @Test func handsBackTheValidatingDecodeOnAMiss() async throws {
