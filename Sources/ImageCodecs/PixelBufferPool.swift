@@ -37,25 +37,13 @@ public final class PixelBufferPool: Sendable {
   /// The most memory kept for reuse, in bytes (256 MiB by default; 0 turns pooling off).
   public var maximumBytes: Int {
     get { state.withLock { $0.maximumBytes } }
-    set {
-      let released = state.withLock { state in
-        state.maximumBytes = Swift.max(0, newValue)
-        return PixelBufferPool.trim(&state)
-      }
-      released.forEach { $0.deallocate() }
-    }
+    set { changeLimits { $0.maximumBytes = Swift.max(0, newValue) } }
   }
 
   /// The most buffers kept for reuse (2 by default).
   public var maximumBuffers: Int {
     get { state.withLock { $0.maximumBuffers } }
-    set {
-      let released = state.withLock { state in
-        state.maximumBuffers = Swift.max(0, newValue)
-        return PixelBufferPool.trim(&state)
-      }
-      released.forEach { $0.deallocate() }
-    }
+    set { changeLimits { $0.maximumBuffers = Swift.max(0, newValue) } }
   }
 
   /// Bytes currently held for reuse.
@@ -97,6 +85,14 @@ public final class PixelBufferPool: Sendable {
     }
     if !kept { return pointer.deallocate() }
     state.withLock { PixelBufferPool.trim(&$0) }.forEach { $0.deallocate() }
+  }
+
+  /// Applies a limit change and frees what no longer fits.
+  private func changeLimits(_ change: (inout State) -> Void) {
+    state.withLock { state in
+      change(&state)
+      return PixelBufferPool.trim(&state)
+    }.forEach { $0.deallocate() }
   }
 
   /// Drops the oldest entries until the limits hold; returns what to free outside the lock.
