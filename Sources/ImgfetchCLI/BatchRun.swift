@@ -70,6 +70,7 @@ final class BatchRun: Sendable {
   }
 
   private func report(_ outcome: FetchOutcome) {
+    if outcome.failure?.kind == .cancelled || (outcome.failure != nil && Task.isCancelled) { return }
     tally.withLock { tally in
       tally.done += 1
       if let failure = outcome.failure {
@@ -119,7 +120,7 @@ final class BatchRun: Sendable {
         outcome.thumbnail = try Thumbnailer(options: options).makeThumbnail(forFileAt: path)
       }
     } catch {
-      outcome.failure = BatchRun.describe(error)
+      outcome.failure = Task.isCancelled ? (.cancelled, "cancelled") : BatchRun.describe(error)
     }
     return outcome
   }
@@ -139,7 +140,7 @@ final class BatchRun: Sendable {
       if case .invalidImage = error { return (.invalidImage, error.description) }
       return (.network, error.description)
     case let error as ParseError: return (.network, "\(error)")
-    case is CancellationError: return (.network, "cancelled")
+    case is CancellationError: return (.cancelled, "cancelled")
     default: return (.network, "\(error)")
     }
   }

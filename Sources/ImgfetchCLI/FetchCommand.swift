@@ -42,6 +42,10 @@ enum FetchCommand {
     }
     let code = await task.value
     withExtendedLifetime(interrupts) {}
-    return task.isCancelled ? .interrupted : code
+    guard !task.isCancelled else {
+      Console.error("interrupted")
+      return .interrupted
+    }
+    return code
   }
 }

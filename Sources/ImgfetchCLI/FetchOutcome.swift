@@ -6,6 +6,8 @@ struct FetchOutcome: Sendable {
   enum FailureKind: Sendable {
     case network
     case invalidImage
+    /// Stopped by Ctrl-C or SIGTERM: not reported per item.
+    case cancelled
   }
 
   var source: FetchSource

@@ -1,0 +1,66 @@
+import FixtureSupport
+import Foundation
+import ParseFixtureSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Ctrl-C (SIGINT) and SIGTERM during a transfer: exit 130, nothing partial in the cache, the
+/// `.part` data kept so the next run resumes.
+@Suite struct InterruptTests {
+  static let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
+
+  @Test(arguments: [SIGINT, SIGTERM])
+  func aSignalCancelsCleanlyAndTheNextRunResumes(_ signalNumber: Int32) async throws {
+    let fixture = try await ParseFixture(
+      files: [Self.name: "Landscape_1.jpg"],
+      seed: [
+        "classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(Self.name))]],
+        // 347 KB in 4 KB steps every 50 ms: about four seconds, once.
+        "faults": [
+          ["target": "files/\(ParseFixture.appID)/\(Self.name)", "kind": "trickle", "chunk": 4096, "delay": 0.05]
+        ],
+      ])
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let arguments = [
+      "--server", fixture.baseURL.absoluteString, "--app-id", ParseFixture.appID, "--rest-key", ParseFixture.restKey,
+      "--cache-dir", cache.path, "Photo/aaaaaaaaaa", "--column", "MainImage", "--retries", "0",
+    ]
+    let process = Process()
+    process.executableURL = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    let errors = cache.appendingPathComponent("stderr.txt")
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+    process.standardError = try FileHandle(forWritingTo: errors)
+    try process.run()
+    let part = cache.appendingPathComponent(Self.name + ".part")
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(10)
+    while clock.now < deadline {
+      if let size = try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int, size > 20_000 { break }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    kill(process.processIdentifier, signalNumber)
+    let stopBy = clock.now + .seconds(5)
+    while process.isRunning && clock.now < stopBy { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(!process.isRunning, "imgfetch did not stop promptly")
+    #expect(process.terminationStatus == 130)
+    let names = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter {
+      $0 != "stderr.txt" && $0 != ".locks"
+    }
+    #expect(names == [Self.name + ".part"])  // no entry, no temporary file: only resumable data
+    let stderrText = try String(contentsOf: errors, encoding: .utf8)
+    #expect(stderrText == "imgfetch: interrupted\n", "\(stderrText)")  // one line, no noise
+    let partial = try FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int ?? 0
+    #expect(partial > 0 && partial < 347_327)
+    // The next run resumes from the .part (the trickle fault was used up) and completes.
+    let again = try runImgfetch(arguments)
+    #expect(again.status == 0)
+    #expect(again.stdoutText == cache.appendingPathComponent(Self.name).path + "\n")
+    #expect(try Data(contentsOf: cache.appendingPathComponent(Self.name)) == Data(Fixtures.bytes("Landscape_1.jpg")))
+  }
+}
