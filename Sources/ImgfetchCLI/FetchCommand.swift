@@ -35,11 +35,17 @@ enum FetchCommand {
       return .networkError
     }
     let batch = BatchRun(settings: settings, fetcher: fetcher)
-    let task = Task { await batch.run() }
+    // The handler is in place before any work starts; it cancels the task once there is one.
+    let running = Mutex<Task<ExitCode, Never>?>(nil)
+    let cancelled = Atomic(false)
     let interrupts = InterruptHandler {
-      task.cancel()
+      cancelled.store(true, ordering: .relaxed)
+      running.withLock { $0?.cancel() }
       batch.reporter.finish()
     }
+    let task = Task { await batch.run() }
+    running.withLock { $0 = task }
+    if cancelled.load(ordering: .relaxed) { task.cancel() }
     let code = await task.value
     withExtendedLifetime(interrupts) {}
     guard !task.isCancelled else {

@@ -15,6 +15,10 @@ public enum Imgfetch {
     }
   }
 
+  /// Unblocks Ctrl-C and SIGTERM (a parent may have blocked them); call first thing in `main`,
+  /// before any thread starts, so every thread inherits the unblocked mask.
+  public static func unblockInterrupts() { InterruptHandler.unblock() }
+
   static func dispatch(_ arguments: [String]) async throws(UsageError) -> ExitCode {
     guard let first = arguments.first else { throw UsageError("nothing to do") }
     let rest = Array(arguments.dropFirst())

@@ -7,10 +7,6 @@ import ImgfetchCLI
 // A closed pipe (`imgfetch decode x.png | head -c 10`) is an ordinary write error, not a signal.
 signal(SIGPIPE, SIG_IGN)
 // A parent may have started us with SIGINT/SIGTERM blocked (Foundation's Process does from some
-// threads); Ctrl-C and SIGTERM must reach the handler that cancels transfers and cleans up.
-var interrupts = sigset_t()
-sigemptyset(&interrupts)
-sigaddset(&interrupts, SIGINT)
-sigaddset(&interrupts, SIGTERM)
-pthread_sigmask(SIG_UNBLOCK, &interrupts, nil)
+// threads); Ctrl-C and SIGTERM must reach the handlers that cancel transfers and clean up.
+Imgfetch.unblockInterrupts()
 exit(await Imgfetch.run(Array(CommandLine.arguments.dropFirst())))
