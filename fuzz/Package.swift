@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// libFuzzer targets for imgfetch's decoders. A separate package so that an ordinary `swift build`
-// of the project never tries to link them without libFuzzer's main. Run with scripts/fuzz.
+// libFuzzer targets for imgfetch's decoders, thumbnailer and Parse response parsing. A separate
+// package so that an ordinary `swift build` of the project never tries to link them without
+// libFuzzer's main. Run with scripts/fuzz.
 import PackageDescription
 
 let package = Package(
@@ -10,6 +11,12 @@ let package = Package(
     .executableTarget(name: "FuzzPNG", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(name: "FuzzJPEG", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(name: "FuzzProbe", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
+    .executableTarget(
+      name: "FuzzThumbnail",
+      dependencies: [
+        .product(name: "ImageCodecs", package: "imgfetch"), .product(name: "Thumbnails", package: "imgfetch"),
+      ]),
+    .executableTarget(name: "FuzzParseJSON", dependencies: [.product(name: "ParseFetch", package: "imgfetch")]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -117,14 +117,17 @@ public struct Image: Sendable {
 
   /// Makes this image `width`x`height` in `pixelFormat`, reusing its allocation when it is large
   /// enough and not shared. The pixel contents are unspecified afterwards.
-  mutating func reshape(width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int, byteCount: Int) {
+  /// - Returns: false, leaving the image unchanged, when a new allocation was needed and failed.
+  mutating func reshape(width: Int, height: Int, pixelFormat: PixelFormat, bytesPerRow: Int, byteCount: Int) -> Bool {
     if byteCount > storage.capacity || !isKnownUniquelyReferenced(&storage) {
-      storage = PixelStorage(capacity: byteCount)
+      guard let reserved = PixelStorage(reserving: byteCount) else { return false }
+      storage = reserved
     }
     self.width = width
     self.height = height
     self.pixelFormat = pixelFormat
     self.bytesPerRow = bytesPerRow
+    return true
   }
 }
 

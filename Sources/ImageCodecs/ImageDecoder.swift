@@ -152,14 +152,22 @@ extension ImageDecoder {
         throw DecodeError(kind: .invalidArgument, format: ImageFormat(code: info.format), message: "no output layout")
       }
       let orientation = ExifOrientation(exifValue: Int(info.orientation))
+      // Within the pixel limits an image can still need more memory than the process may have
+      // (a ulimit, a container): that is an error for this image, not a reason to abort.
+      let outOfMemory = DecodeError(
+        kind: .outOfMemory, format: ImageFormat(code: info.format),
+        message: "cannot allocate \(size.byteCount) bytes for the pixels")
       if image == nil {
+        guard let storage = PixelStorage(reserving: size.byteCount) else { throw outOfMemory }
         image = Image(
           width: size.bytesPerRow / format.bytesPerPixel, height: Int(info.output_height), pixelFormat: format,
-          bytesPerRow: size.bytesPerRow, orientation: orientation, storage: PixelStorage(capacity: size.byteCount))
+          bytesPerRow: size.bytesPerRow, orientation: orientation, storage: storage)
       } else {
-        image!.reshape(
-          width: Int(info.output_width), height: Int(info.output_height), pixelFormat: format,
-          bytesPerRow: size.bytesPerRow, byteCount: size.byteCount)
+        guard
+          image!.reshape(
+            width: Int(info.output_width), height: Int(info.output_height), pixelFormat: format,
+            bytesPerRow: size.bytesPerRow, byteCount: size.byteCount)
+        else { throw outOfMemory }
         image!.orientation = orientation
       }
       var status = imc_status()

@@ -1,5 +1,9 @@
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Keeps a few large freed pixel buffers for the next image instead of returning them to the kernel.
 ///
 /// Why: the C library's allocator hands buffers larger than about 32 MiB straight from the kernel
@@ -59,8 +63,16 @@ public final class PixelBufferPool: Sendable {
   }
 
   /// A buffer of at least `capacity` bytes and its real capacity: a pooled one when one fits,
-  /// otherwise a new 64-byte aligned allocation.
+  /// otherwise a new 64-byte aligned allocation. Traps when the system has no memory for it.
   func allocate(capacity: Int) -> (pointer: UnsafeMutableRawPointer, capacity: Int) {
+    guard let allocation = allocateIfAvailable(capacity: capacity) else {
+      fatalError("failed to allocate \(capacity) bytes of pixel memory")
+    }
+    return allocation
+  }
+
+  /// Like ``allocate(capacity:)``, but nil when the system has no memory for the buffer.
+  func allocateIfAvailable(capacity: Int) -> (pointer: UnsafeMutableRawPointer, capacity: Int)? {
     if capacity >= minimumBytes {
       let reused: Entry? = state.withLock { state in
         let fitting = state.entries.indices.filter { state.entries[$0].capacity >= capacity }
@@ -71,7 +83,12 @@ public final class PixelBufferPool: Sendable {
       }
       if let reused { return (reused.pointer, reused.capacity) }
     }
-    return (.allocate(byteCount: Swift.max(capacity, 1), alignment: 64), capacity)
+    // posix_memalign, as the Swift runtime's own aligned allocation uses (so `deallocate()` frees
+    // it), but reporting failure instead of trapping: an image under the pixel limit can still be
+    // too large for the memory the process may use.
+    var pointer: UnsafeMutableRawPointer?
+    guard posix_memalign(&pointer, 64, Swift.max(capacity, 1)) == 0, let pointer else { return nil }
+    return (pointer, capacity)
   }
 
   /// Takes back a buffer from a released image: keeps it if it is large and there is room

@@ -7,8 +7,15 @@ final class PixelStorage: @unchecked Sendable {
   let capacity: Int
 
   /// Allocates at least `capacity` bytes, uninitialised (large buffers come from ``PixelBufferPool``).
+  /// Traps when the memory is not available; decoders use ``init(reserving:)``.
   init(capacity: Int) {
     (pointer, self.capacity) = PixelBufferPool.shared.allocate(capacity: capacity)
+  }
+
+  /// Allocates at least `capacity` bytes, uninitialised, or nil when the memory is not available.
+  init?(reserving capacity: Int) {
+    guard let allocation = PixelBufferPool.shared.allocateIfAvailable(capacity: capacity) else { return nil }
+    (pointer, self.capacity) = allocation
   }
 
   /// Allocates `capacity` bytes set to zero.

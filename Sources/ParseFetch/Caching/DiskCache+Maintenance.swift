@@ -26,12 +26,14 @@ extension DiskCache {
   }
 
   /// Removes `.part` and temporary files older than `age`, unless a download holds them.
+  /// Temporary files include the hidden `.<name>.tmp-<pid>-<random>` of an atomic write (a
+  /// thumbnail) that was killed before its rename.
   /// - Parameter age: The age in seconds, judged by modification time.
   /// - Returns: How many files were removed.
   @discardableResult
   public func removeStaleFiles(olderThan age: TimeInterval) -> Int {
     let limit = Date(timeIntervalSinceNow: -age)
-    let stale = items { $0.hasSuffix(".part") || $0.contains(".tmp") }.filter {
+    let stale = items(includingHidden: true) { $0.hasSuffix(".part") || $0.contains(".tmp") }.filter {
       $0.modified < limit
     }
     return stale.filter { (try? removeUnlessLocked($0.url)) == true }.count
@@ -57,14 +59,15 @@ extension DiskCache {
 
   static func isEntry(_ name: String) -> Bool { !name.hasSuffix(".part") && !name.contains(".tmp") }
 
-  /// Regular files of the directory (hidden ones excluded) whose names pass `filter`.
-  func items(including filter: (String) -> Bool) -> [Item] {
+  /// Regular files of the directory (hidden ones excluded unless `includingHidden`) whose names
+  /// pass `filter`.
+  func items(includingHidden: Bool = false, including filter: (String) -> Bool) -> [Item] {
     let keys: [URLResourceKey] = [
       .isRegularFileKey, .fileSizeKey, .contentModificationDateKey, .contentAccessDateKey,
     ]
     let urls =
       (try? FileManager.default.contentsOfDirectory(
-        at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])) ?? []
+        at: directory, includingPropertiesForKeys: keys, options: includingHidden ? [] : [.skipsHiddenFiles])) ?? []
     return urls.compactMap { url in
       guard filter(url.lastPathComponent), let values = try? url.resourceValues(forKeys: Set(keys)),
         values.isRegularFile == true

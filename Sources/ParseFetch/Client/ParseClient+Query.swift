@@ -38,10 +38,11 @@ extension ParseClient {
     var query: [(name: String, value: String)] = [("count", "1"), ("limit", "0")]
     if let whereJSON { query.append(("where", whereJSON)) }
     let body = try await get(configuration.endpoint(["classes", className], query: query))
-    guard case .number(let count)? = body["count"] else {
+    // A count that is not a whole number within Int's range (`1e30`) is no count.
+    guard case .number(let number)? = body["count"], let count = Int(exactly: number), count >= 0 else {
       throw ParseError.unexpectedResponse(status: 200, contentType: nil, excerpt: "no count")
     }
-    return Int(count)
+    return count
   }
 }
 

@@ -23,12 +23,12 @@ extension ParseError {
         excerpt: excerpt(of: body))
     }
     let message = fields["error"]?.string ?? fields["message"]?.string ?? "no message"
-    guard case .number(let number)? = fields["code"] else {
+    // A code that is not a whole number within Int's range (`1e30`) is treated as no code.
+    guard case .number(let number)? = fields["code"], let code = Int(exactly: number) else {
       if status == 403 { return .unauthorized }
       if status == 429 { return .rateLimited(retryAfter: retryAfter, message: message) }
       return .server(status: status, code: 0, message: message)
     }
-    let code = Int(number)
     if code == 101, let object { return .objectNotFound(object, message: message) }
     switch code {
     case 209: return .invalidSessionToken(message: message)

@@ -1,0 +1,146 @@
+import FixtureSupport
+import Foundation
+import ParseFixtureSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `imgfetch` killed with SIGKILL at seeded random moments of a batch (Parse query, trickled
+/// downloads, validation, thumbnail writes): the cache must only ever hold complete, valid files,
+/// the next run must finish the work, and `cache gc` must clear what the killed runs left behind.
+@Suite struct CrashSafetyTests {
+  /// Small images from `Fixtures/images`, JPEG and PNG (one with alpha, so a PNG thumbnail).
+  static let photos = [
+    ("aaaaaaaaaa", "progressive.jpeg"), ("bbbbbbbbbb", "iptc.jpg"), ("cccccccccc", "right-orientation.jpeg"),
+    ("dddddddddd", "invalid-exif.jpg"), ("eeeeeeeeee", "testorig.jpg"), ("ffffffffff", "basn6a16.png"),
+  ]
+
+  /// A deterministic generator (SplitMix64), so every run kills at the same moments.
+  struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  /// The class Photo over the images above, every file served in 1 KB pieces 10 ms apart (about 0.7 s for the batch).
+  static func server() async throws -> ParseFixture {
+    var files: [String: String] = [:]
+    var objects: [[String: Any]] = []
+    var faults: [[String: Any]] = []
+    for (id, image) in photos {
+      let name = "0123456789abcdef0123456789abcdef_\(image)"
+      files[name] = image
+      objects.append(ParseFixture.photo(id, ParseFixture.file(name)))
+      faults.append([
+        "target": "files/\(ParseFixture.appID)/\(name)", "kind": "trickle", "chunk": 1024, "delay": 0.01,
+        "times": -1,
+      ])
+    }
+    return try await ParseFixture(files: files, seed: ["classes": ["Photo": objects], "faults": faults])
+  }
+
+  static func batchArguments(_ fixture: ParseFixture, cache: URL) -> [String] {
+    [
+      "--server", fixture.baseURL.absoluteString, "--app-id", ParseFixture.appID, "--rest-key", ParseFixture.restKey,
+      "--cache-dir", cache.path, "--class", "Photo", "--column", "MainImage", "--thumbnail", "64", "--jobs", "2",
+    ]
+  }
+
+  /// Starts the batch, waits `delay` milliseconds, and sends SIGKILL if it is still running.
+  /// - Returns: Whether the kill landed (the process died of SIGKILL rather than finishing).
+  static func killBatch(_ arguments: [String], afterMilliseconds delay: Int) throws -> Bool {
+    let process = Process()
+    process.executableURL = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    usleep(UInt32(delay * 1000))
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+  }
+
+  /// Every file of the cache directory, hidden ones included, except the lock directory.
+  static func files(in cache: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0 != ".locks" }
+  }
+
+  /// Whether a name is one of the cache's transient files: a `.part` download or a temporary file.
+  static func isTransient(_ name: String) -> Bool { name.hasSuffix(".part") || name.contains(".tmp") }
+
+  /// Every entry and thumbnail in the cache fully decodes (`imgfetch verify` exits 0).
+  static func expectOnlyValidFiles(in cache: URL, _ context: String) throws {
+    let complete = try files(in: cache).filter { !isTransient($0) }
+    #expect(complete.allSatisfy { !$0.hasPrefix(".") }, "\(context): \(complete)")
+    guard !complete.isEmpty else { return }
+    let result = try runImgfetch(["verify"] + complete.map { cache.appendingPathComponent($0).path })
+    #expect(result.status == 0, "\(context): \(result.stdoutText)")
+  }
+
+  @Test func killedBatchesLeaveOnlyValidFilesAndTheNextRunFinishes() async throws {
+    let fixture = try await Self.server()
+    var generator = SeededGenerator(state: 0x1D6F_E7C4)
+    var kills = 0
+    var attempts = 0
+    var rounds = 0
+    // Each round is one cache, killed again and again (every run resumes what the killed ones left,
+    // so kills land on the query, fresh and resumed downloads, validations and thumbnail writes)
+    // until a run outlives its delay; then the next run must finish and gc must clean up.
+    while kills < 55, attempts < 250 {
+      rounds += 1
+      let cache = try Fixtures.temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: cache) }
+      let arguments = Self.batchArguments(fixture, cache: cache)
+      while attempts < 250 {
+        attempts += 1
+        let delay = Int.random(in: 10...700, using: &generator)
+        guard try Self.killBatch(arguments, afterMilliseconds: delay) else { break }
+        kills += 1
+        try Self.expectOnlyValidFiles(in: cache, "round \(rounds), kill after \(delay) ms")
+      }
+
+      let finished = try runImgfetch(arguments)
+      #expect(finished.status == 0, "round \(rounds): \(finished.stderrText)")
+      let lines = finished.stdoutText.split(separator: "\n")
+      #expect(lines.count == Self.photos.count, "round \(rounds)")
+      for line in lines {
+        let paths = line.split(separator: "\t").map(String.init)
+        #expect(paths.count == 2 && paths.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "\(line)")
+      }
+      try Self.expectOnlyValidFiles(in: cache, "round \(rounds), finished")
+
+      let gc = try runImgfetch(["cache", "gc", "--max-age", "0", "--cache-dir", cache.path])
+      #expect(gc.status == 0)
+      let left = try Self.files(in: cache)
+      #expect(!left.contains(where: Self.isTransient), "round \(rounds): \(left)")
+      #expect(left.count == 2 * Self.photos.count, "round \(rounds): \(left)")
+    }
+    #expect(kills >= 55, "only \(kills) of \(attempts) runs in \(rounds) rounds were killed before they finished")
+  }
+
+  @Test func cacheGCRemovesTheHiddenTemporaryFileOfAKilledThumbnailWrite() throws {
+    // A thumbnail is written to `.<name>.tmp-<pid>-<random>` and renamed into place: a kill in
+    // between leaves that hidden file, which gc must remove like a stale `.part`.
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let entry = cache.appendingPathComponent("photo.jpg")
+    try Data(try Fixtures.bytes("testorig.jpg")).write(to: entry)
+    let leftovers = [".photo.thumb-64.jpg.tmp-4242-1x2y3z", "photo.jpg.part"]
+    for name in leftovers {
+      try Data([0xFF, 0xD8, 0xFF]).write(to: cache.appendingPathComponent(name))
+    }
+    let gc = try runImgfetch(["cache", "gc", "--max-age", "0", "--cache-dir", cache.path])
+    #expect(gc.status == 0)
+    #expect(gc.stdoutText.hasPrefix("removed 2 stale partial or temporary files"))
+    #expect(try Self.files(in: cache) == ["photo.jpg"])
+  }
+}

@@ -1,0 +1,218 @@
+import FixtureSupport
+import Foundation
+import ParseFixtureSupport
+import Testing
+
+/// Decompression bombs and abusive servers, met by the CLI running under a memory and a CPU limit
+/// (util-linux `prlimit`): each is refused (or, for bombs the decoder skips, decoded) quickly, with
+/// one line on stderr and the documented exit code, never a crash.
+@Suite struct ResourceLimitTests {
+  /// 512 MiB of address space: the runtime, URLSession and a 100 MP gray image fit; the
+  /// allocations a bomb asks for do not.
+  static let memoryLimit = 512 << 20
+  /// CPU seconds before the kernel kills the process (SIGXCPU).
+  static let cpuSeconds = 10
+  /// What "refused quickly" means here, wall clock, in a debug build on a shared machine
+  /// (three times that for an AddressSanitizer build).
+  static var wallLimit: Duration { .seconds(instrumented ? 15 : 5) }
+
+  static let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
+
+  /// Whether `imgfetch` was built with AddressSanitizer (`scripts/sanitize`). ASan reserves terabytes
+  /// of shadow address space at start, so an address-space limit would stop it before `main`; for
+  /// that build the memory limit is ASan's own: allocations over 512 MiB fail (return null) instead.
+  static let instrumented: Bool = {
+    guard let data = try? Data(contentsOf: binary) else { return false }
+    return data.range(of: Data("__asan_init".utf8)) != nil
+  }()
+
+  /// Runs `imgfetch` under the limits and measures the wall time.
+  static func runLimited(_ arguments: [String]) throws -> (result: ProcessResult, elapsed: Duration) {
+    var limits = ["--as=\(memoryLimit)", "--cpu=\(cpuSeconds)"]
+    var environment = ["SWIFT_BACKTRACE": "enable=no"]
+    if instrumented {
+      limits = ["--cpu=\(cpuSeconds)"]
+      let inherited = ProcessInfo.processInfo.environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
+      environment["ASAN_OPTIONS"] =
+        inherited + "allocator_may_return_null=1:max_allocation_size_mb=\(memoryLimit >> 20)"
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result = try runProcess(
+      "/usr/bin/prlimit", limits + ["--", binary.path] + arguments, environment: environment)
+    return (result, clock.now - start)
+  }
+
+  static func hostile(_ name: String) -> String {
+    Fixtures.root.appendingPathComponent("Fixtures/hostile/\(name)").path
+  }
+
+  /// The stderr lines of a result (without AddressSanitizer's own `==pid==WARNING` lines).
+  static func lines(_ result: ProcessResult) -> [Substring] {
+    result.stderrText.split(separator: "\n").filter { !(instrumented && $0.hasPrefix("==")) }
+  }
+
+  /// What a refused file printed: `verify` reports on stdout (`FILE: reason`), the others on stderr.
+  static func report(_ result: ProcessResult) -> [Substring] {
+    (result.stdoutText + result.stderrText).split(separator: "\n")
+  }
+
+  /// Writes `bytes` to a new file in `directory`.
+  static func write(_ bytes: [UInt8], _ name: String, in directory: URL) throws -> String {
+    let url = directory.appendingPathComponent(name)
+    try Data(bytes).write(to: url)
+    return url.path
+  }
+
+  @Test func theRuntimeStartsUnderTheLimits() throws {
+    let (result, _) = try Self.runLimited(["--version"])
+    #expect(result.status == 0)
+    #expect(result.stdoutText.hasPrefix("imgfetch "))
+  }
+
+  @Test(arguments: ["iccp-bomb.png", "ztxt-bomb.png"])
+  func compressedChunkBombsDecodeWithinTheLimits(_ name: String) throws {
+    let (result, elapsed) = try Self.runLimited(["verify", Self.hostile(name)])
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(result.stdoutText == "\(Self.hostile(name)): OK\n")
+    #expect(elapsed < Self.wallLimit)
+  }
+
+  @Test func aPNGHeaderOf65535SquareIsRefusedByEveryCommand() throws {
+    let path = Self.hostile("huge-65535x65535.png")
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    for command in [
+      ["verify", path], ["info", path], ["decode", path, "-o", scratch.appendingPathComponent("out.raw").path],
+      ["--thumbnail", "64", path],
+    ] {
+      let (result, elapsed) = try Self.runLimited(command)
+      #expect(result.status == 4, "\(command)")
+      #expect(Self.report(result).count == 1, "\(command)")
+      #expect(Self.report(result).first?.contains("PNG over a decode limit") == true, "\(command)")
+      #expect(elapsed < Self.wallLimit, "\(command)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+  }
+
+  @Test func aJPEGHeaderOf65535SquareIsRefusedByEveryCommand() throws {
+    let path = Fixtures.image("max_size.jpg")
+    for command in [["verify", path], ["info", path], ["decode", path, "-o", "/dev/null"]] {
+      let (result, elapsed) = try Self.runLimited(command)
+      #expect(result.status == 4, "\(command)")
+      #expect(Self.report(result).count == 1, "\(command)")
+      #expect(Self.report(result).first?.contains("JPEG over a decode limit") == true, "\(command)")
+      #expect(elapsed < Self.wallLimit, "\(command)")
+    }
+  }
+
+  @Test func aProgressiveJPEGWith2000ScansIsRefused() throws {
+    let path = Self.hostile("scans-2000.jpg")
+    for command in [["verify", path], ["decode", path, "-o", "/dev/null"]] {
+      let (result, elapsed) = try Self.runLimited(command)
+      #expect(result.status == 4, "\(command)")
+      #expect(Self.report(result).count == 1, "\(command)")
+      #expect(Self.report(result).first?.contains("more than 500 scans") == true, "\(command)")
+      #expect(elapsed < Self.wallLimit, "\(command)")
+    }
+  }
+
+  @Test func aHugeIDATStreamWithinThePixelLimitDecodesWithinTheLimits() throws {
+    // 10,000 x 10,000 gray: 100 MB of pixels from a ~100 KB zlib stream, right at the 100 MP limit.
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let path = scratch.appendingPathComponent("idat-100mp.png").path
+    let script = """
+      import struct, sys, zlib
+      def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+      z = zlib.compressobj(9); row = bytes(10001)
+      idat = b"".join(z.compress(row) for _ in range(10000)) + z.flush()
+      ihdr = struct.pack(">IIBBBBB", 10000, 10000, 8, 0, 0, 0, 0)
+      sig = bytes([0x89]) + b"PNG" + bytes([13, 10, 26, 10])
+      png = sig + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+      open(sys.argv[1], "wb").write(png)
+      """
+    #expect(try runProcess("/usr/bin/python3", ["-c", script, path]).status == 0)
+    let (result, elapsed) = try Self.runLimited(["verify", path])
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(result.stdoutText == "\(path): OK\n")
+    #expect(elapsed < Self.wallLimit)
+  }
+
+  @Test func anImageLargerThanTheMemoryLimitIsAnErrorNotACrash() throws {
+    // 10,000 x 10,000 RGBA 16-bit is within the pixel limit, but its 800 MB of native pixels are
+    // not within 512 MiB: the allocation fails, and that must be exit 4, not an abort.
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    var png = PNGBuilder()
+    png.header(width: 10_000, height: 10_000, bitDepth: 16, colorType: 6)
+    png.pixels([[UInt8](repeating: 0, count: 80_000)])
+    let path = try Self.write(png.bytes, "rgba16-100mp.png", in: scratch)
+    let (result, elapsed) = try Self.runLimited(["decode", path, "--pixel-format", "native", "-o", "/dev/null"])
+    #expect(result.status == 4)
+    #expect(Self.lines(result).count == 1)
+    #expect(result.stderrText.contains("out of memory decoding PNG"))
+    #expect(elapsed < Self.wallLimit)
+  }
+
+  // MARK: Hostile servers
+
+  /// Serves `files` (stored name → absolute path) from the fixture Parse Server.
+  static func server(_ files: [String: String]) async throws -> ParseFixture {
+    try await ParseFixture(files: files)
+  }
+
+  /// Fetches a file URL with a fault under the limits, into a fresh cache; returns the result and
+  /// the names the cache directory holds afterwards (hidden ones excluded).
+  static func fetch(_ fixture: ParseFixture, _ name: String, fault: String, maxBytes: Int) throws
+    -> (result: ProcessResult, elapsed: Duration, cached: [String])
+  {
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let (result, elapsed) = try runLimited([
+      fixture.fileURL(name, fault: fault).absoluteString, "--max-bytes", "\(maxBytes)", "--cache-dir", cache.path,
+    ])
+    let names = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { !$0.hasPrefix(".") }
+    return (result, elapsed, names)
+  }
+
+  static func expectCleanNetworkError(
+    _ outcome: (result: ProcessResult, elapsed: Duration, cached: [String]), _ text: String
+  ) {
+    #expect(outcome.result.status == 3)
+    #expect(lines(outcome.result).count == 1)
+    #expect(outcome.result.stderrText.contains(text), "\(outcome.result.stderrText)")
+    #expect(outcome.cached.allSatisfy { $0.hasSuffix(".part") }, "\(outcome.cached)")
+    #expect(outcome.elapsed < wallLimit)
+  }
+
+  @Test func aGzipBodyThatInflatesPastMaxBytesIsRefused() async throws {
+    // A 1 MB PNG of stored deflate blocks gzips to a few KB: only the inflated size is over 100 KB.
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let rows = [[UInt8]](repeating: [UInt8](repeating: 0, count: 1000), count: 1000)
+    let path = try Self.write(PNGBuilder.gray(rows), "stored.png", in: scratch)
+    let fixture = try await Self.server(["stored.png": path])
+    let outcome = try Self.fetch(fixture, "stored.png", fault: "gzip", maxBytes: 100_000)
+    Self.expectCleanNetworkError(outcome, "larger than the 100000-byte download limit")
+  }
+
+  @Test func anEndlessBodyStopsAtMaxBytes() async throws {
+    let fixture = try await Self.server(["photo.jpg": Fixtures.image("Landscape_1.jpg")])
+    let outcome = try Self.fetch(fixture, "photo.jpg", fault: "endless", maxBytes: 1_000_000)
+    Self.expectCleanNetworkError(outcome, "larger than the 1000000-byte download limit")
+  }
+
+  @Test func aLyingContentLengthIsAnIncompleteDownload() async throws {
+    // The server announces twice the 347,327 bytes it sends, then closes the connection.
+    let fixture = try await Self.server(["photo.jpg": Fixtures.image("Landscape_1.jpg")])
+    let outcome = try Self.fetch(fixture, "photo.jpg", fault: "lie", maxBytes: 1_000_000)
+    Self.expectCleanNetworkError(outcome, "sent 347327 of 694654 bytes")
+  }
+
+  @Test func aRedirectLoopIsANetworkError() async throws {
+    let fixture = try await Self.server(["photo.jpg": Fixtures.image("Landscape_1.jpg")])
+    let outcome = try Self.fetch(fixture, "photo.jpg", fault: "redirectLoop", maxBytes: 1_000_000)
+    Self.expectCleanNetworkError(outcome, "too many HTTP redirects")
+  }
+}
