@@ -59,7 +59,7 @@ public final class PixelBufferPool: Sendable {
       defer { state.entries.removeAll() }
       return state.entries.map(\.pointer)
     }
-    released.forEach { $0.deallocate() }
+    for pointer in released { pointer.deallocate() }
   }
 
   /// A buffer of at least `capacity` bytes and its real capacity: a pooled one when one fits,
@@ -101,15 +101,16 @@ public final class PixelBufferPool: Sendable {
       return true
     }
     if !kept { return pointer.deallocate() }
-    state.withLock { PixelBufferPool.trim(&$0) }.forEach { $0.deallocate() }
+    for pointer in state.withLock({ PixelBufferPool.trim(&$0) }) { pointer.deallocate() }
   }
 
   /// Applies a limit change and frees what no longer fits.
   private func changeLimits(_ change: (inout State) -> Void) {
-    state.withLock { state in
+    let released = state.withLock { state in
       change(&state)
       return PixelBufferPool.trim(&state)
-    }.forEach { $0.deallocate() }
+    }
+    for pointer in released { pointer.deallocate() }
   }
 
   /// Drops the oldest entries until the limits hold; returns what to free outside the lock.

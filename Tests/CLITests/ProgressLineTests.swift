@@ -37,7 +37,7 @@ import Testing
       #expect(shards.filter { $0.contains(key) }.count == 1)
     }
     // Stable across runs and machines: a fixed key always lands in the same shard.
-    #expect(try Shard(parsing: "3/4").contains("Ed1nuqPvcm") == (Int(Shard_fnv("Ed1nuqPvcm") % 4) == 2))
+    #expect(try Shard(parsing: "3/4").contains("Ed1nuqPvcm") == (Int(referenceFNV1a("Ed1nuqPvcm") % 4) == 2))
   }
 
   @Test func badShardsAreUsageErrors() {
@@ -48,6 +48,6 @@ import Testing
 }
 
 /// FNV-1a 64 written out independently, to pin the shard function.
-func Shard_fnv(_ key: String) -> UInt64 {
+func referenceFNV1a(_ key: String) -> UInt64 {
   key.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
 }

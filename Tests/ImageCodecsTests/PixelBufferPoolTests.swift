@@ -36,7 +36,7 @@ import Testing
     let pool = PixelBufferPool()
     pool.maximumBuffers = 2
     let buffers = (0..<3).map { _ in pool.allocate(capacity: big) }
-    buffers.forEach { pool.recycle($0.pointer, capacity: $0.capacity) }
+    for buffer in buffers { pool.recycle(buffer.pointer, capacity: buffer.capacity) }
     #expect(pool.pooledBytes == 2 * big)
     pool.maximumBytes = big
     #expect(pool.pooledBytes == big)
