@@ -26,7 +26,7 @@ let package = Package(
     // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
     .target(name: "Thumbnails", dependencies: ["ImageCodecs"]),
     .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch"]),
-    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
+    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImageCodecs"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
     .target(name: "ParseFetch"),
     // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full

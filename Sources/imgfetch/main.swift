@@ -1,9 +1,12 @@
+import ImageCodecs
 import ImgfetchCLI
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
+// Address-space limits (ulimit -v) must measure memory, not glibc's per-thread arena reservations.
+MallocArenas.limit(to: 2)
 // A closed pipe (`imgfetch decode x.png | head -c 10`) is an ordinary write error, not a signal.
 signal(SIGPIPE, SIG_IGN)
 // A parent may have started us with SIGINT/SIGTERM blocked (Foundation's Process does from some
