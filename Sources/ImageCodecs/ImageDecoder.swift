@@ -113,11 +113,8 @@ extension ImageDecoder {
     var request = options.cRequest
     var info = imc_info()
     var status = imc_status()
-    let path: String?
-    let decoder: OpaquePointer?
     switch source {
     case .memory(let bytes):
-      path = nil
       // The C decoder only borrows the bytes, so they must stay alive and pinned while it runs.
       let outcome: Swift.Result<Result, DecodeError> = bytes.withUnsafeBytes { raw in
         let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -128,16 +125,16 @@ extension ImageDecoder {
         do throws(DecodeError) { return .success(try body(opened, info)) } catch { return .failure(error) }
       }
       return try outcome.get()
-    case .file(let filePath):
-      path = filePath
-      decoder = imc_decoder_open_file(filePath, &request, &info, &status)
-    }
-    guard let decoder else { throw DecodeError(status: status, format: info.format, path: path) }
-    defer { imc_decoder_close(decoder) }
-    do { return try body(decoder, info) } catch {
-      var located = error
-      located.path = path
-      throw located
+    case .file(let path):
+      guard let decoder = imc_decoder_open_file(path, &request, &info, &status) else {
+        throw DecodeError(status: status, format: info.format, path: path)
+      }
+      defer { imc_decoder_close(decoder) }
+      do { return try body(decoder, info) } catch {
+        var located = error
+        located.path = path
+        throw located
+      }
     }
   }
 

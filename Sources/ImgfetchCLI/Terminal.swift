@@ -8,15 +8,12 @@ struct Terminal: Sendable {
   let isInteractive: Bool
   /// Columns available (80 when unknown).
   let width: Int
-  /// Whether colour is allowed (`NO_COLOR` unset and a terminal).
-  let allowsColor: Bool
 
   /// Reads the current standard error and environment.
   static func current() -> Terminal {
     let interactive = isatty(STDERR_FILENO) == 1
     var size = winsize()
     let columns = ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
-    let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-    return Terminal(isInteractive: interactive, width: columns, allowsColor: interactive && !noColor)
+    return Terminal(isInteractive: interactive, width: columns)
   }
 }
