@@ -43,7 +43,7 @@ func readAvailable(_ descriptor: Int32) -> [UInt8] {
   return bytes
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ReadableFileTests {
+@Suite(.timeLimit(.minutes(10))) struct ReadableFileTests {
   @Test func aFIFOIsRefusedAtOnceWithOneLine() throws {
     let directory = try scratchDirectory()
     defer { removeTree(directory) }
@@ -92,7 +92,7 @@ func readAvailable(_ descriptor: Int32) -> [UInt8] {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct AtomicPublishTests {
+@Suite(.timeLimit(.minutes(10))) struct AtomicPublishTests {
   @Test func aRegularFileIsReplacedWholeAndNoTemporaryStays() throws {
     let directory = try scratchDirectory()
     defer { removeTree(directory) }
