@@ -3,13 +3,13 @@ import Thumbnails
 
 /// libFuzzer entry point: whatever the decoders accept goes through the thumbnail pipeline
 /// (plan, shrink-on-load, box shrink, Lanczos3 or bilinear reduce, orientation) at one of a few
-/// sizes chosen by the input's last byte, including a cover fit and upscaling, under a small pixel
-/// cap (256 Ki); the plan's arithmetic also runs on extreme source sizes taken from the input's
-/// first bytes, for every request.
+/// sizes chosen by the input's last byte, including a cover fit and upscaling, under small caps
+/// (64 Ki pixels, 64 JPEG scans); the plan's arithmetic also runs on extreme source sizes taken
+/// from the input's first bytes, for every request.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzThumbnail(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  let limits = DecodeLimits(maxPixels: 1 << 18)
+  let limits = DecodeLimits(maxPixels: 1 << 16, maxJPEGScans: 64)
   let requests: [ThumbnailOptions] = [
     ThumbnailOptions(size: .longestSide(64), limits: limits),
     ThumbnailOptions(size: .longestSide(1), filter: .bilinear, limits: limits),
