@@ -40,7 +40,8 @@ extension ImageFetcher {
     -> (FetchedFile<Image>, Image)
   {
     try await load(
-      file.url, key: CacheKey(parseFileName: file.name), headers: fileHeaders, progress: progress)
+      file.url, key: CacheKey(parseFileName: file.name), headers: fileHeaders,
+      headersOrigin: client?.configuration.serverURL, progress: progress)
   }
 
   /// Makes sure a resolved file is cached and valid, without decoding a hit.
@@ -54,13 +55,15 @@ extension ImageFetcher {
   {
     do {
       return try await files.fetch(
-        file.url, key: CacheKey(parseFileName: file.name), headers: fileHeaders, progress: progress)
+        file.url, key: CacheKey(parseFileName: file.name), headers: fileHeaders,
+        headersOrigin: client?.configuration.serverURL, progress: progress)
     } catch {
       throw ImageFetchError.wrap(error)
     }
   }
 
-  /// The application id and session token, sent with file downloads too.
+  /// The application id and session token, sent with file downloads that go to the Parse
+  /// server's own origin (never to S3, a CDN or a redirect's other host).
   private var fileHeaders: [String: String] { client?.configuration.fileHeaders ?? [:] }
 
   private func file(of object: ParseObjectReference, column: String) async throws -> ParseFile {

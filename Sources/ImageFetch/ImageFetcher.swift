@@ -50,17 +50,20 @@ public final class ImageFetcher: Sendable {
   /// The image is the validating decode's when the file was downloaded now; on a hit the cached
   /// file is decoded, and if that fails (the file was damaged on disk) it is removed and
   /// downloaded again once.
-  func load(_ url: URL, key: CacheKey, headers: [String: String], progress: ProgressHandler?)
-    async throws -> (FetchedFile<Image>, Image)
-  {
+  func load(
+    _ url: URL, key: CacheKey, headers: [String: String], headersOrigin: URL? = nil,
+    progress: ProgressHandler?
+  ) async throws -> (FetchedFile<Image>, Image) {
     do {
-      let file = try await files.fetch(url, key: key, headers: headers, progress: progress)
+      let file = try await files.fetch(
+        url, key: key, headers: headers, headersOrigin: headersOrigin, progress: progress)
       if let image = file.value { return (file, image) }
       do {
         return (file, try ImageDecoder.decode(contentsOf: file.url.path, options: decodeOptions))
       } catch {
         try files.cache.removeEntry(for: key)
-        let fresh = try await files.fetch(url, key: key, headers: headers, progress: progress)
+        let fresh = try await files.fetch(
+          url, key: key, headers: headers, headersOrigin: headersOrigin, progress: progress)
         guard let image = fresh.value else { throw error }
         return (fresh, image)
       }

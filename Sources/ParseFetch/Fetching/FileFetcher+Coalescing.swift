@@ -6,6 +6,7 @@ extension FileFetcher {
     var url: URL
     var key: CacheKey
     var headers: [String: String]
+    var headersOrigin: URL?
   }
 
   struct Subscriber {

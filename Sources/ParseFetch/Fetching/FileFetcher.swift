@@ -44,12 +44,15 @@ public final class FileFetcher<Value: Sendable>: Sendable {
   ///   - url: Where to download from on a miss.
   ///   - key: The entry's key (for Parse files, from the file's name).
   ///   - headers: Extra request headers, such as ``ParseConfiguration/fileHeaders``.
+  ///   - headersOrigin: The only origin that receives `headers` (for Parse credentials, the
+  ///     server URL): `url`'s own when nil. See ``Downloader/download(from:to:headers:headersOrigin:progress:)``.
   ///   - progress: Called as bytes arrive; a hit reports completion once.
   /// - Returns: The entry, with the validation's value when it was validated now.
   /// - Throws: ``DownloadError``; ``CacheError/validationFailed(_:underlying:)`` when the file is
   ///   rejected (nothing is stored); other ``CacheError``s; `CancellationError`.
   public func fetch(
-    _ url: URL, key: CacheKey, headers: [String: String] = [:], progress: ProgressHandler? = nil
+    _ url: URL, key: CacheKey, headers: [String: String] = [:], headersOrigin: URL? = nil,
+    progress: ProgressHandler? = nil
   ) async throws -> FetchedFile<Value> {
     if let hit = cachedEntry(key) {
       progress?(DownloadProgress(bytesReceived: hit.byteCount, bytesExpected: hit.byteCount))
@@ -59,7 +62,7 @@ public final class FileFetcher<Value: Sendable>: Sendable {
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         join(
-          Request(url: url, key: key, headers: headers),
+          Request(url: url, key: key, headers: headers, headersOrigin: headersOrigin),
           Subscriber(id: id, progress: progress, continuation: continuation))
       }
     } onCancel: {
@@ -86,7 +89,8 @@ public final class FileFetcher<Value: Sendable>: Sendable {
     }
     let part = cache.partURL(for: request.key)
     let size = try await downloader.download(
-      from: request.url, to: part, headers: request.headers, progress: progress)
+      from: request.url, to: part, headers: request.headers, headersOrigin: request.headersOrigin,
+      progress: progress)
     let value: Value
     do {
       value = try validate(part)

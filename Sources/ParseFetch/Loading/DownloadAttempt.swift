@@ -20,6 +20,8 @@ final class DownloadAttempt: Sendable {
 
   struct Parameters: Sendable {
     var request: URLRequest
+    /// Credentials that go only to their origin, across redirects too.
+    var headers: ScopedHeaders
     var partFile: URL
     var offset: Int64
     var maximumBytes: Int64
@@ -123,6 +125,15 @@ final class DownloadAttempt: Sendable {
     } else if state.withLock({ $0.verdict != nil }) {
       dataTask.cancel()
     }
+  }
+
+  /// Follows a redirect with the scoped headers only when it stays on their origin.
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+    completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    completionHandler(parameters.headers.applied(to: request))
   }
 
   func urlSession(

@@ -71,28 +71,31 @@ public final class Downloader: Sendable {
   ///   - url: The file's URL; redirects are followed.
   ///   - partFile: The file to write; created when missing.
   ///   - headers: Extra request headers, such as the Parse application id and session token.
+  ///   - headersOrigin: The only origin (scheme, host and port) that receives `headers`:
+  ///     `url`'s own when nil. A request to any other origin, first or after a redirect,
+  ///     carries none of them.
   ///   - progress: Called as bytes arrive.
   /// - Returns: The size of the complete file.
   /// - Throws: ``DownloadError`` once retries are used up or the failure is final (the `.part`
   ///   file is kept only when a later resume can use it); `CancellationError` when cancelled.
   @discardableResult
   public func download(
-    from url: URL, to partFile: URL, headers: [String: String] = [:],
+    from url: URL, to partFile: URL, headers: [String: String] = [:], headersOrigin: URL? = nil,
     progress: ProgressHandler? = nil
   ) async throws -> Int64 {
+    let scoped = ScopedHeaders(fields: headers, origin: Origin(headersOrigin ?? url))
     var retry = 0
     while true {
       try Task.checkCancellation()
       let offset = Self.size(of: partFile)
-      var request = URLRequest(url: url, timeoutInterval: options.idleTimeout)
-      for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+      var request = scoped.applied(to: URLRequest(url: url, timeoutInterval: options.idleTimeout))
       if offset > 0 {
         request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
       }
       let attempt = DownloadAttempt(
         .init(
-          request: request, partFile: partFile, offset: offset,
+          request: request, headers: scoped, partFile: partFile, offset: offset,
           maximumBytes: options.maximumBytes, idleTimeout: options.idleTimeout,
           progress: progress))
       switch await attempt.run(in: session, delegate: delegate) {

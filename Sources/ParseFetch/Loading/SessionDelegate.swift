@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Per-task delegates (`URLSessionTask.delegate`) are not called by FoundationNetworking on
 /// Linux, so the session gets this one delegate and it forwards by task identifier.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+final class SessionDelegate: NSObject, URLSessionDataDelegate, URLSessionTaskDelegate, Sendable {
   private let attempts = Mutex<[Int: DownloadAttempt]>([:])
 
   func register(_ attempt: DownloadAttempt, for task: URLSessionTask) {
@@ -31,6 +31,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     attempt(for: dataTask)?.urlSession(session, dataTask: dataTask, didReceive: data)
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+    completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    guard let attempt = attempt(for: task) else { return completionHandler(nil) }
+    attempt.urlSession(
+      session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+      completionHandler: completionHandler)
   }
 
   func urlSession(

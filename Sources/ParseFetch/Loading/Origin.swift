@@ -1,0 +1,44 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The scheme, host and port of a URL: the unit to which credentials may be sent.
+///
+/// Two URLs share an origin when all three match, with an absent port standing for the
+/// scheme's default (80 for http, 443 for https).
+struct Origin: Hashable, Sendable {
+  var scheme: String
+  var host: String
+  var port: Int
+
+  /// The origin of `url`; nil when it has no scheme or host.
+  init?(_ url: URL?) {
+    guard let url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(),
+      !host.isEmpty
+    else { return nil }
+    self.scheme = scheme
+    self.host = host
+    self.port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+  }
+}
+
+/// Request headers that may go only to one origin, such as Parse credentials.
+struct ScopedHeaders: Sendable {
+  /// The header fields.
+  var fields: [String: String]
+  /// The only origin that may receive them; nil sends them nowhere.
+  var origin: Origin?
+
+  /// `request` with the fields set when it goes to the origin, and removed otherwise (so a
+  /// redirect to another host drops them, and one back to the origin carries them again).
+  func applied(to request: URLRequest) -> URLRequest {
+    var request = request
+    let allowed = origin != nil && Origin(request.url) == origin
+    for (name, value) in fields {
+      request.setValue(allowed ? value : nil, forHTTPHeaderField: name)
+    }
+    return request
+  }
+}
