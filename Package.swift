@@ -22,13 +22,17 @@ let package = Package(
     .target(
       name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"],
       cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
-    .target(name: "ImageCodecs", dependencies: ["CImageCodecs"]),
+    // The systems layer: open a regular file, file status, errno to message, atomic publish.
+    // Glibc only (no Foundation), so every module and the codec-only executable can use it.
+    .target(name: "SystemFiles"),
+    .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "SystemFiles"]),
     // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
-    .target(name: "Thumbnails", dependencies: ["ImageCodecs"]),
-    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch"]),
+    .target(name: "Thumbnails", dependencies: ["ImageCodecs", "SystemFiles"]),
+    .target(
+      name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "SystemFiles"]),
     .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImageCodecs"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
-    .target(name: "ParseFetch"),
+    .target(name: "ParseFetch", dependencies: ["SystemFiles"]),
     // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full
     // decode, cached, and returned decoded.
     .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails"]),
@@ -37,6 +41,7 @@ let package = Package(
     .target(
       name: "FixtureSupport", path: "Tests/FixtureSupport",
       swiftSettings: [.unsafeFlags(["-O"])]),
+    .testTarget(name: "SystemFilesTests", dependencies: ["SystemFiles"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
     // The fixture Parse Server, nginx and scratch files for the fetch tests.
     .target(name: "ParseFixtureSupport", dependencies: ["ParseFetch"], path: "Tests/ParseFixtureSupport"),
