@@ -66,7 +66,9 @@ public enum ImageFetchError: Error, Sendable, CustomStringConvertible {
     default:
       Task.isCancelled
         ? .cancelled
-        : .download(.unusableResponse(url: url.map { "\($0.scheme ?? "")://\($0.host ?? "")\($0.path)" } ?? "?", reason: "\(error)"))
+        : .download(
+          .unusableResponse(
+            url: url.map { "\($0.scheme ?? "")://\($0.host ?? "")\($0.path)" } ?? "?", reason: "\(error)"))
     }
   }
 }

@@ -40,7 +40,7 @@ final class ImageValidator: DownloadValidator {
     do {
       _ = try ImageDecoder.probe(prefix, limits: options.limits)
       (readsHeader, prefix) = (false, [])
-    } catch where error.kind == .limitExceeded {
+    } catch  where error.kind == .limitExceeded {
       throw error  // the same verdict the full decode would give, before the rest arrives
     } catch {
       // Not enough bytes yet; anything else is left to the decode, which gives the verdict.
