@@ -47,8 +47,7 @@ enum CacheCommand {
     case "gc":
       var age: TimeInterval = 86_400
       if let text = parsed.value("max-age") {
-        guard let value = Double(text), value >= 0 else { throw UsageError("--max-age needs seconds >= 0") }
-        age = value
+        age = try NumericOption.seconds(text, option: "max-age", in: NumericOption.maxAge)
       }
       let removed = cache.removeStaleFiles(olderThan: age)
       Console.out("removed \(removed) stale partial or temporary files from \(cache.directory.path)")

@@ -6,8 +6,7 @@ enum CodecOptions {
   static func limits(_ parsed: ParsedArguments) throws(UsageError) -> DecodeLimits {
     var limits = DecodeLimits.standard
     if let text = parsed.value("max-pixels") {
-      guard let value = Int(text), value > 0 else { throw UsageError("--max-pixels needs a positive whole number") }
-      limits.maxPixels = value
+      limits.maxPixels = try NumericOption.integer(text, option: "max-pixels", in: NumericOption.maxPixels)
     }
     return limits
   }

@@ -1,5 +1,9 @@
 import ImageCodecs
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `imgfetch decode FILE [--pixel-format F] [--orient] [-o PATH|-]`: raw pixels, row-major, no header.
 enum DecodeCommand {
   static let specs: [OptionSpec] = [
@@ -8,7 +12,6 @@ enum DecodeCommand {
       help: "auto (default: rgba8 for PNG, rgb8 or gray8 for JPEG), source, native, rgba8, rgb8, gray8"),
     OptionSpec("orient", help: "apply the EXIF orientation"),
     OptionSpec("output", short: "o", value: true, help: "write to PATH (atomically) or - for standard output"),
-    OptionSpec("raw", help: "raw pixels to standard output (the default)"),
     OptionSpec("lenient", help: "return what decodes from a damaged file instead of failing"),
     OptionSpec("max-pixels", value: true, help: "largest accepted width x height (default 100000000)"),
   ]
@@ -18,6 +21,13 @@ enum DecodeCommand {
     guard parsed.positionals.count == 1 else { throw UsageError("decode needs exactly one FILE") }
     let file = parsed.positionals[0]
     let output = parsed.value("output") ?? "-"
+    // Megabytes of binary on a terminal help no one: standard output must be asked for by name.
+    if parsed.value("output") == nil && isatty(STDOUT_FILENO) == 1 {
+      throw UsageError("decode: standard output is a terminal; give -o PATH, or -o - to write the pixels there anyway")
+    }
+    if output != "-", isSameFile(file, output) {
+      throw UsageError("decode: \(output) is \(file) itself; refusing to overwrite the input")
+    }
     var options = DecodeOptions(limits: try CodecOptions.limits(parsed))
     options.strictness = parsed.has("lenient") ? .lenient : .strict
     let formatName = parsed.value("pixel-format") ?? "auto"
@@ -40,6 +50,15 @@ enum DecodeCommand {
       Console.error(error.description)
       return .invalidImage
     }
+  }
+
+  /// Whether both paths name one existing file (same device and inode, so also through a hard link
+  /// or a symbolic link), as `cp` checks before it writes.
+  static func isSameFile(_ first: String, _ second: String) -> Bool {
+    var a = stat()
+    var b = stat()
+    guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino
   }
 
   private static func write(_ image: Image, to output: String) -> ExitCode {

@@ -58,18 +58,14 @@ struct FetchSettings {
     if needsParse { parse = try FetchSettings.parseConfiguration(parsed, environment: environment) }
     cacheDirectory = parsed.value("cache-dir").map { URL(fileURLWithPath: $0) }
     if let text = parsed.value("max-bytes") {
-      guard let value = Int64(text), value > 0 else { throw UsageError("--max-bytes needs a positive whole number") }
-      downloader.maximumBytes = value
+      downloader.maximumBytes = Int64(try NumericOption.integer(text, option: "max-bytes", in: NumericOption.maxBytes))
     }
     if let text = parsed.value("timeout") {
-      guard let value = Double(text), value > 0 else {
-        throw UsageError("--timeout needs a positive number of seconds")
-      }
-      downloader.idleTimeout = value
+      downloader.idleTimeout = try NumericOption.seconds(text, option: "timeout", in: NumericOption.timeout)
     }
     if let text = parsed.value("retries") {
-      guard let value = Int(text), value >= 0 else { throw UsageError("--retries needs a whole number >= 0") }
-      downloader.retryPolicy.maxAttempts = value + 1
+      downloader.retryPolicy.maxAttempts =
+        try NumericOption.integer(text, option: "retries", in: NumericOption.retries) + 1
     }
     decodeLimits = try CodecOptions.limits(parsed)
     if parsed.value("thumbnail") != nil {

@@ -31,8 +31,8 @@ enum HelpText {
       --pixel-format F   auto (default: rgba8 for PNG, rgb8 or gray8 for JPEG),
                          source, native (16-bit kept), rgba8, rgb8, gray8
       --orient           apply the EXIF orientation
-      -o, --output PATH  write to PATH atomically; - (default) is standard output
-      --raw              raw pixels to standard output (the default)
+      -o, --output PATH  write to PATH atomically, or - for standard output (the default
+                         when it is not a terminal); PATH may not be the input file
       --lenient          return what decodes from a damaged file instead of failing
       --max-pixels N     largest accepted width x height (default 100000000)
 

@@ -29,7 +29,9 @@ final class ProgressReporter: Sendable {
   ///   - total: The number of items in a batch, when known.
   init(mode: ProgressMode, terminal: Terminal, total: Int?) {
     self.mode = mode
-    self.drawsBar = mode == .always || (mode == .auto && terminal.isInteractive)
+    // `auto` draws on a terminal, but not when results go into a pipe: the pipe's reader may print
+    // them on the same terminal after the bar was redrawn, gluing bar and line together.
+    self.drawsBar = mode == .always || (mode == .auto && terminal.isInteractive && !terminal.outputIsPipe)
     self.width = terminal.width
     state.withLock {
       $0.started = ProgressReporter.now()

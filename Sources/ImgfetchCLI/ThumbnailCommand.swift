@@ -148,10 +148,7 @@ enum ThumbnailCommand {
       format.choice = value
     }
     if let text = parsed.value("quality") {
-      guard let quality = Int(text), (1...100).contains(quality) else {
-        throw UsageError("--quality needs a whole number from 1 to 100 (got \(text))")
-      }
-      format.jpegQuality = quality
+      format.jpegQuality = try NumericOption.integer(text, option: "quality", in: NumericOption.quality)
     }
     options.format = format
     options.allowsUpscaling = parsed.has("upscale")
@@ -163,11 +160,8 @@ enum ThumbnailCommand {
 
   static func jobCount(_ parsed: ParsedArguments) throws(UsageError) -> Int {
     guard let text = parsed.value("jobs") else {
-      return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+      return min(NumericOption.jobs.upperBound, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
-    guard let jobs = Int(text), jobs > 0 else {
-      throw UsageError("--jobs needs a positive whole number (got \(text))")
-    }
-    return jobs
+    return try NumericOption.integer(text, option: "jobs", in: NumericOption.jobs)
   }
 }

@@ -34,7 +34,7 @@ import Testing
     let rows = try ReferenceRow.load()
     for name in ["basn3p08.png", "testorig.jpg", "jpg-gray.jpg", "jpg-cmyk-1.jpg"] {
       let row = rows.first { $0.file == name }!
-      let result = try runImgfetch(["decode", "--raw", Fixtures.image(name)])
+      let result = try runImgfetch(["decode", Fixtures.image(name)])
       #expect(result.status == 0 && result.stderr.isEmpty)
       #expect(SHA256.hex(result.stdout) == row.sha256, "\(name)")
     }

@@ -139,8 +139,16 @@ import Testing
     #expect(drawn.contains("\u{1B}[K"))
     let afterLastBar = drawn.components(separatedBy: "\r").last ?? ""
     #expect(afterLastBar.hasPrefix("\u{1B}[K"))  // erased: nothing left on the line
+    // Results going into a pipe may reach the terminal later (`| cat`, `| head`, `| jq`): no bar then,
+    // so no line of output is glued to one.
+    let piped = try SafetyTests.runOnATerminal(
+      Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage", "--json"]),
+      pipeInto: "cat", in: cache)
+    #expect(piped.status == 0)
+    #expect(!piped.drawn.contains("\r[") && !piped.drawn.contains("\u{1B}[K"))
+    #expect(piped.drawn.components(separatedBy: "{\"source\":").count == Self.photos.count + 1)
     // On a pipe, nothing at all.
-    let piped = try runImgfetch(Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage"]))
-    #expect(piped.stderr.isEmpty)
+    let quiet = try runImgfetch(Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage"]))
+    #expect(quiet.stderr.isEmpty)
   }
 }
