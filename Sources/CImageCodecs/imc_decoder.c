@@ -134,7 +134,7 @@ imc_decoder *imc_decoder_open_file(const char *path, const imc_request *request,
                                    imc_status *status) {
   imc_decoder *decoder = new_decoder(request, status);
   if (!decoder) return NULL;
-  decoder->source.file = fopen(path, "rb");
+  decoder->source.file = fopen(path, "rbe");
   if (!decoder->source.file) {
     imc_status_setf(status, IMC_ERR_IO, "%s", strerror(errno));
     free(decoder);

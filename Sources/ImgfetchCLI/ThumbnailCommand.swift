@@ -35,7 +35,7 @@ enum ThumbnailCommand {
       imgfetch --thumbnail N|WxH [--fit inside|cover] [--format auto|jpeg|png] [--quality Q]
                [--filter lanczos3|bilinear] [--upscale] [--no-rotate] [--jobs N] [--json]
                [--sync] [--every-scan] FILE...
-                                   write <stem>.thumb-<size>.<ext> next to each FILE (reused
+                                   write <FILE>.thumb-<size>.<ext> next to each FILE (reused
                                    while up to date) and print its path
     """
 
@@ -53,8 +53,8 @@ enum ThumbnailCommand {
     return
       (["Usage:", usage, "", "Thumbnail options:"] + options + [
         "",
-        "Files: next to each FILE, <stem>.thumb-<size>.<ext>: photo.jpg gives photo.thumb-256.jpg,",
-        "photo.thumb-320x200.jpg, or photo.thumb-320x200-cover.jpg with --fit cover. An existing",
+        "Files: next to each FILE, <FILE>.thumb-<size>.<ext>: photo.jpg gives photo.jpg.thumb-256.jpg,",
+        "photo.jpg.thumb-320x200.jpg, or photo.jpg.thumb-320x200-cover.jpg with --fit cover. An existing",
         "thumbnail is reused (\"reused\": true) when it is not older than FILE and was made from the",
         "same FILE (size, time) with the same options; otherwise it is rebuilt.",
         "--json prints {source, thumbnailPath, width, height, format, reused} per FILE, in order,",

@@ -25,9 +25,9 @@ import Testing
       let run = try runImgfetch(["--thumbnail", "256"] + sources)
       #expect(run.status == 0)
       // The name carries the size asked for; the 32x32 PNG is not enlarged.
-      #expect(run.stdoutText == "\(directory)/Landscape_1.thumb-256.jpg\n\(directory)/basn6a08.thumb-256.png\n")
-      #expect(FileManager.default.fileExists(atPath: "\(directory)/Landscape_1.thumb-256.jpg"))
-      #expect(FileManager.default.fileExists(atPath: "\(directory)/basn6a08.thumb-256.png"))
+      #expect(run.stdoutText == "\(directory)/Landscape_1.jpg.thumb-256.jpg\n\(directory)/basn6a08.png.thumb-256.png\n")
+      #expect(FileManager.default.fileExists(atPath: "\(directory)/Landscape_1.jpg.thumb-256.jpg"))
+      #expect(FileManager.default.fileExists(atPath: "\(directory)/basn6a08.png.thumb-256.png"))
       #expect(run.stderrText.isEmpty)
     }
   }
@@ -41,7 +41,7 @@ import Testing
       #expect(objects.count == 1)
       let object = objects[0]
       #expect(object["source"] as? String == sources[0])
-      #expect(object["thumbnailPath"] as? String == "\(directory)/Portrait_6.thumb-320x200-cover.jpg")
+      #expect(object["thumbnailPath"] as? String == "\(directory)/Portrait_6.jpg.thumb-320x200-cover.jpg")
       #expect(object["width"] as? Int == 320 && object["height"] as? Int == 200)
       #expect(object["format"] as? String == "jpeg")
       #expect(object["reused"] as? Bool == false)
@@ -59,10 +59,47 @@ import Testing
       let run = try runImgfetch(["--thumbnail", "100", "--format", "png", "--no-rotate", "--json"] + sources)
       #expect(run.status == 0)
       let object = try jsonObjects(run.stdoutText)[0]
-      #expect(object["thumbnailPath"] as? String == "\(directory)/Portrait_6.thumb-100.png")
+      #expect(object["thumbnailPath"] as? String == "\(directory)/Portrait_6.jpg.thumb-100.png")
       #expect(object["format"] as? String == "png")
       // Stored 1800x1200: without rotation the thumbnail stays landscape.
       #expect(object["width"] as? Int == 100 && object["height"] as? Int == 67)
+    }
+  }
+
+  /// `photo.jpg` (landscape) and `photo.png` (portrait, opaque, so also a JPEG thumbnail) used to
+  /// share `photo.thumb-64.jpg`: each run rebuilt the other's, and the JSON gave one's size for a
+  /// file holding the other's thumbnail.
+  @Test(arguments: ["1", "2"])
+  func twoSourcesWithOneStemKeepTheirOwnThumbnails(jobs: String) throws {
+    try TestImages.withTemporaryDirectory { directory in
+      let jpeg = "\(directory)/photo.jpg"
+      let png = "\(directory)/photo.png"
+      try FileManager.default.copyItem(atPath: Fixtures.image("Landscape_1.jpg"), toPath: jpeg)
+      try TestImages.write(TestImages.pattern(width: 60, height: 90), as: .png(), to: png)
+      let arguments = ["--thumbnail", "64", "--jobs", jobs, "--json", jpeg, png]
+      let first = try runImgfetch(arguments)
+      #expect(first.status == 0, "\(first.stderrText)")
+      let objects = try jsonObjects(first.stdoutText)
+      #expect(objects.map { $0["thumbnailPath"] as? String } == ["\(jpeg).thumb-64.jpg", "\(png).thumb-64.jpg"])
+      #expect(objects.map { $0["reused"] as? Bool } == [false, false])
+      // Each file holds its own source's thumbnail, at the size the JSON reports.
+      for (object, size) in zip(objects, [(64, 43), (43, 64)]) {
+        let path = try #require(object["thumbnailPath"] as? String)
+        let header = try ImageDecoder.probe(contentsOf: path)
+        #expect((header.width, header.height) == size)
+        #expect((object["width"] as? Int, object["height"] as? Int) == (size.0, size.1))
+      }
+      // The second run reuses both and changes neither.
+      let before = try [jpeg, png].map { try Data(contentsOf: URL(fileURLWithPath: "\($0).thumb-64.jpg")) }
+      let second = try runImgfetch(arguments)
+      #expect(second.status == 0)
+      #expect(try jsonObjects(second.stdoutText).map { $0["reused"] as? Bool } == [true, true])
+      let after = try [jpeg, png].map { try Data(contentsOf: URL(fileURLWithPath: "\($0).thumb-64.jpg")) }
+      #expect(before == after)
+      #expect(
+        TestImages.files(in: directory) == [
+          "photo.jpg", "photo.jpg.thumb-64.jpg", "photo.png", "photo.png.thumb-64.jpg",
+        ])
     }
   }
 
@@ -97,9 +134,9 @@ import Testing
       let all = TestImages.files(in: directory).map { directory + "/" + $0 }
       let again = try runImgfetch(["--thumbnail", "64"] + all)
       #expect(again.status == 0)
-      #expect(again.stdoutText == "\(directory)/Landscape_1.thumb-64.jpg\n")
-      #expect(again.stderrText.contains("Landscape_1.thumb-64.jpg: skipped: it is a thumbnail made by imgfetch"))
-      #expect(TestImages.files(in: directory) == ["Landscape_1.jpg", "Landscape_1.thumb-64.jpg"])
+      #expect(again.stdoutText == "\(directory)/Landscape_1.jpg.thumb-64.jpg\n")
+      #expect(again.stderrText.contains("Landscape_1.jpg.thumb-64.jpg: skipped: it is a thumbnail made by imgfetch"))
+      #expect(TestImages.files(in: directory) == ["Landscape_1.jpg", "Landscape_1.jpg.thumb-64.jpg"])
     }
   }
 
@@ -131,7 +168,7 @@ import Testing
       process.standardError = FileHandle.nullDevice
       try process.run()
       // Wait for the first thumbnail, then press Ctrl-C.
-      let first = "\(directory)/photo0.thumb-200.jpg"
+      let first = "\(directory)/photo0.jpg.thumb-200.jpg"
       let deadline = Date().addingTimeInterval(60)
       while !FileManager.default.fileExists(atPath: first) && Date() < deadline { usleep(10_000) }
       process.interrupt()
@@ -150,6 +187,6 @@ import Testing
   @Test func helpDescribesTheFileNames() throws {
     let run = try runImgfetch(["--thumbnail", "--help"])
     #expect(run.status == 0)
-    #expect(run.stdoutText.contains("photo.thumb-320x200-cover.jpg"))
+    #expect(run.stdoutText.contains("photo.jpg.thumb-320x200-cover.jpg"))
   }
 }

@@ -7,7 +7,7 @@ public import ImageCodecs
 /// ```swift
 /// let thumbnailer = Thumbnailer(options: ThumbnailOptions(size: .longestSide(256)))
 /// let result = try thumbnailer.makeThumbnail(forFileAt: "photos/photo.jpg")
-/// print(result.path)              // photos/photo.thumb-256.jpg
+/// print(result.path)              // photos/photo.jpg.thumb-256.jpg
 /// let pixels = try thumbnailer.image(contentsOf: "photos/photo.jpg")   // no file written
 /// ```
 ///
