@@ -249,6 +249,8 @@ int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
   jpeg_calc_output_dimensions(cinfo);
   info->output_width = cinfo->output_width;
   info->output_height = cinfo->output_height;
+  /* Scales above 8/8 enlarge: the output, not only the stored size, must be within the limits. */
+  if (imc_check_limits(&decoder->request, info->output_width, info->output_height, status)) return status->code;
   return IMC_OK;
 }
 

@@ -36,13 +36,13 @@ final class BatchRun: Sendable {
         inFlight += 1
       }
       if let className = settings.className, let client = fetcher.client {
-        if reporter.isDrawing, settings.shard == nil,
-          let total = try? await client.count(in: className, where: settings.whereJSON)
-        {
+        let pages = client.objectFiles(in: className, column: settings.column!, where: settings.whereJSON)
+        // The walk's own count: the same constraint, so the total is what the walk yields.
+        if reporter.isDrawing, settings.shard == nil, let total = try? await pages.count() {
           reporter.setTotal(total)
         }
         do {
-          for try await page in client.objectFiles(in: className, column: settings.column!, where: settings.whereJSON) {
+          for try await page in pages {
             for item in page { await add(.objectFile(item.object, item.file)) }
             if Task.isCancelled { break }
           }
