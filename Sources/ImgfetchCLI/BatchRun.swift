@@ -99,24 +99,40 @@ final class BatchRun: Sendable {
     }
     do {
       let path: String
+      let thumbnails = settings.thumbnail
       switch source {
       case .local(let file):
         var image = Image(width: 1, height: 1, pixelFormat: .gray8)
         try ImageDecoder.decode(contentsOf: file, options: DecodeOptions(limits: settings.decodeLimits), into: &image)
         path = file
       case .url(let url):
-        path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
+        if let thumbnails {
+          path = try await record(fetcher.thumbnail(at: url, options: thumbnails, progress: progress), into: &outcome)
+        } else {
+          path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
+        }
       case .object(let reference):
-        path = try await record(
-          fetcher.cachedFile(of: reference, column: settings.column!, progress: progress), into: &outcome)
+        if let thumbnails {
+          path = try await record(
+            fetcher.thumbnail(of: reference, column: settings.column!, options: thumbnails, progress: progress),
+            into: &outcome)
+        } else {
+          path = try await record(
+            fetcher.cachedFile(of: reference, column: settings.column!, progress: progress), into: &outcome)
+        }
       case .objectFile(_, let file):
-        path = try await record(fetcher.cachedFile(for: file.get(), progress: progress), into: &outcome)
+        if let thumbnails {
+          path = try await record(
+            fetcher.thumbnail(for: file.get(), options: thumbnails, progress: progress), into: &outcome)
+        } else {
+          path = try await record(fetcher.cachedFile(for: file.get(), progress: progress), into: &outcome)
+        }
       }
       outcome.cachePath = path
       let header = try ImageDecoder.probe(contentsOf: path, limits: settings.decodeLimits)
       (outcome.width, outcome.height, outcome.format) = (header.width, header.height, header.format.rawValue)
       if outcome.bytes == 0 { outcome.bytes = Int64(InfoCommand.fileSize(path) ?? 0) }
-      if let options = settings.thumbnail {
+      if let options = thumbnails, outcome.thumbnail == nil {
         outcome.thumbnail = try Thumbnailer(options: options).makeThumbnail(forFileAt: path)
       }
     } catch {
@@ -125,7 +141,12 @@ final class BatchRun: Sendable {
     return outcome
   }
 
-  private func record(_ file: FetchedFile<Image>, into outcome: inout FetchOutcome) -> String {
+  private func record(_ result: FetchedThumbnail, into outcome: inout FetchOutcome) -> String {
+    outcome.thumbnail = result.thumbnail
+    return record(result.original, into: &outcome)
+  }
+
+  private func record(_ file: FetchedFile<ValidatedImage>, into outcome: inout FetchOutcome) -> String {
     outcome.cacheHit = file.isCacheHit
     outcome.bytes = file.byteCount
     return file.url.path
@@ -137,8 +158,9 @@ final class BatchRun: Sendable {
     case let error as DecodeError: return (.invalidImage, error.description)
     case let error as ThumbnailError: return (.invalidImage, "\(error)")
     case let error as ImageFetchError:
-      if case .invalidImage = error { return (.invalidImage, error.description) }
-      return (.network, error.description)
+      if case .cancelled = error { return (.cancelled, "cancelled") }
+      if case .thumbnail = error { return (.invalidImage, error.description) }
+      return (error.isInvalidImage ? .invalidImage : .network, error.description)
     case let error as ParseError: return (.network, "\(error)")
     case is CancellationError: return (.cancelled, "cancelled")
     default: return (.network, "\(error)")
