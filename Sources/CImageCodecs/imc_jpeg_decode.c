@@ -298,6 +298,20 @@ int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, i
   return IMC_OK;
 }
 
+int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  session->status = status;
+  if (setjmp(session->jump)) return status->code;
+  jpeg_start_decompress(cinfo);
+  /* One row in libjpeg's own pool: released with the decompressor, also after a longjmp. */
+  JSAMPARRAY row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE,
+                                                cinfo->output_width * (JDIMENSION)cinfo->output_components, 1);
+  while (cinfo->output_scanline < cinfo->output_height) jpeg_read_scanlines(cinfo, row, 1);
+  jpeg_finish_decompress(cinfo);
+  return IMC_OK;
+}
+
 void imc_jpeg_close(imc_decoder *decoder) {
   struct imc_jpeg_session *session = decoder->jpeg;
   if (session->created) jpeg_destroy_decompress(&session->cinfo);

@@ -1,3 +1,4 @@
+internal import CImageCodecs
 public import FoundationEssentials
 
 /// Decodes a PNG or JPEG from bytes pushed as they arrive, handing out rows as they are ready.
@@ -232,17 +233,22 @@ extension ImageDecoder {
     }
   }
 
-  /// Strict validation: decodes every pixel and keeps none, returning the header.
+  /// Strict validation without a pixel buffer: decodes every pixel, row by row, into one scratch
+  /// row and keeps none, so memory grows with the width, not the area.
   /// - Parameters:
   ///   - path: The file's path.
-  ///   - options: Limits and strictness (the pixel format and JPEG scale do not change the verdict).
+  ///   - options: Limits, strictness and JPEG scale (the pixel format does not change the verdict).
   /// - Returns: The header of a file that decodes completely within the limits.
   /// - Throws: ``DecodeError`` (with `path` set) exactly as ``decode(contentsOf:options:)`` does.
   public static func validate(contentsOf path: String, options: DecodeOptions = DecodeOptions())
     throws(DecodeError) -> ImageHeader
   {
-    let header = try probe(contentsOf: path, limits: options.limits)
-    _ = try decode(contentsOf: path, options: options)
-    return header
+    try withDecoder(Source<[UInt8]>.file(path), options: options) { (decoder, info) throws(DecodeError) in
+      var status = imc_status()
+      if imc_decoder_validate(decoder, &status) != IMC_OK {
+        throw DecodeError(status: status, format: info.format, path: nil)
+      }
+      return ImageHeader(info)
+    }
   }
 }

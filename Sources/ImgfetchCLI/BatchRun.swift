@@ -26,8 +26,8 @@ final class BatchRun: Sendable {
     var listingFailed = false
     await withTaskGroup(of: FetchOutcome.self) { group in
       var inFlight = 0
-      func add(_ source: FetchSource) async {
-        if let shard = settings.shard, !shard.contains(source.shardKey) { return }
+      func add(_ source: FetchSource, slicedByServer: Bool = false) async {
+        if let shard = settings.shard, !slicedByServer, !shard.contains(source.shardKey) { return }
         if inFlight >= settings.jobs, let outcome = await group.next() {
           report(outcome)
           inFlight -= 1
@@ -36,14 +36,17 @@ final class BatchRun: Sendable {
         inFlight += 1
       }
       if let className = settings.className, let client = fetcher.client {
-        let pages = client.objectFiles(in: className, column: settings.column!, where: settings.whereJSON)
+        // --shard in range mode: the server sends only this shard's objectId slice.
+        let slice = settings.shard.flatMap { $0.slicesOnServer ? ObjectIDRange(shard: $0.index, of: $0.count) : nil }
+        let pages = client.objectFiles(
+          in: className, column: settings.column!, where: settings.whereJSON, range: slice)
         // The walk's own count: the same constraint, so the total is what the walk yields.
-        if reporter.isDrawing, settings.shard == nil, let total = try? await pages.count() {
+        if reporter.isDrawing, settings.shard == nil || slice != nil, let total = try? await pages.count() {
           reporter.setTotal(total)
         }
         do {
           for try await page in pages {
-            for item in page { await add(.objectFile(item.object, item.file)) }
+            for item in page { await add(.objectFile(item.object, item.file), slicedByServer: slice != nil) }
             if Task.isCancelled { break }
           }
         } catch {
