@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,7 +15,7 @@ nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
 /// The handler is a plain `sigaction` handler installed synchronously, so no signal is lost between
 /// start-up and the first transfer; it only writes a byte to a pipe (async-signal-safe), and a
 /// thread of its own reads the pipe and runs `onInterrupt`.
-final class InterruptHandler {
+public final class InterruptHandler {
   /// Unblocks SIGINT and SIGTERM in the calling thread (and the threads it creates from now on).
   static func unblock() {
     var set = sigset_t()
@@ -27,12 +27,14 @@ final class InterruptHandler {
 
   /// Installs the handlers; they stay until the process exits. Install at most one per process.
   /// - Parameter onInterrupt: Called once, on a background thread, at the first signal.
-  init(onInterrupt: @escaping @Sendable () -> Void) {
+  public init(onInterrupt: @escaping @Sendable () -> Void) {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { return }
     interruptPipeWriteEnd = ends[1]
     let readEnd = ends[0]
-    let thread = Thread {
+    // A queue of its own (libdispatch gives it a thread; no Foundation, so the codec-only executable
+    // can use it too) blocks on the pipe.
+    DispatchQueue(label: "imgfetch.interrupts").async {
       var byte: UInt8 = 0
       var seen = 0
       while read(readEnd, &byte, 1) == 1 {
@@ -40,7 +42,6 @@ final class InterruptHandler {
         if seen == 1 { onInterrupt() } else { exit(ExitCode.interrupted.rawValue) }
       }
     }
-    thread.start()
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { _ in
       var byte: UInt8 = 1

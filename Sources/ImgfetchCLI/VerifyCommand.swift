@@ -2,25 +2,19 @@ import ImageCodecs
 
 /// `imgfetch verify FILE...`: a full strict decode of each file; `OK` or the reason per file.
 enum VerifyCommand {
-  static let specs: [OptionSpec] = [
-    OptionSpec("max-pixels", value: true, help: "largest accepted width x height (default 100000000)")
-  ]
-
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
-    let parsed = try parseArguments(arguments, specs: specs)
-    guard !parsed.positionals.isEmpty else { throw UsageError("verify needs at least one FILE") }
-    let options = DecodeOptions(limits: try CodecOptions.limits(parsed))
-    var exitCode = ExitCode.success
+  static func run(_ invocation: Invocation) -> ExitCode {
+    let options = DecodeOptions(limits: invocation.limits.decodeLimits)
+    var kinds: [ItemOutcome.FailureKind] = []
     var image = Image(width: 1, height: 1, pixelFormat: .gray8)
-    for file in parsed.positionals {
+    for file in invocation.operands {
       do {
         try ImageDecoder.decode(contentsOf: file, options: options, into: &image)
         Console.out("\(file): OK")
       } catch {
         Console.out("\(file): \(error.summary): \(error.message)")
-        exitCode = .invalidImage
+        kinds.append(LocalItem.describe(error).kind)
       }
     }
-    return exitCode
+    return ExitCode.of(failures: kinds, items: invocation.operands.count)
   }
 }

@@ -2,9 +2,26 @@ import FixtureSupport
 import Foundation
 import ImageCodecs
 import Testing
+import Thumbnails
 
-/// The `imgfetch --thumbnail` command, run as a user runs it (the built binary, in a process).
+/// `imgfetch --thumbnail` on local files, run as a user runs it (the built binary, in a process).
 @Suite struct ThumbnailCommandTests {
+  static func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+    let url = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try body(url.path)
+  }
+
+  static func files(in directory: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+  }
+
+  static func thumbnailPath(
+    _ source: String, _ size: ThumbnailSize, fit: ThumbnailFit = .inside, format: ImageFormat = .jpeg
+  ) -> String {
+    ThumbnailNaming.path(forSource: source, size: size, fit: fit, format: format)
+  }
+
   func copy(_ fixtures: [String], to directory: String) throws -> [String] {
     try fixtures.map { name in
       let path = directory + "/" + name
@@ -19,21 +36,23 @@ import Testing
     }
   }
 
-  @Test func printsEachThumbnailPathAndWritesTheFile() throws {
-    try TestImages.withTemporaryDirectory { directory in
+  @Test func printsEachFileAndItsThumbnailAndWritesTheThumbnail() throws {
+    try Self.withTemporaryDirectory { directory in
       let sources = try copy(["Landscape_1.jpg", "basn6a08.png"], to: directory)
       let run = try runImgfetch(["--thumbnail", "256"] + sources)
       #expect(run.status == 0)
       // The name carries the size asked for; the 32x32 PNG is not enlarged.
-      #expect(run.stdoutText == "\(directory)/Landscape_1.thumb-256.jpg\n\(directory)/basn6a08.thumb-256.png\n")
-      #expect(FileManager.default.fileExists(atPath: "\(directory)/Landscape_1.thumb-256.jpg"))
-      #expect(FileManager.default.fileExists(atPath: "\(directory)/basn6a08.thumb-256.png"))
+      let thumbnails = [
+        Self.thumbnailPath(sources[0], .longestSide(256)), Self.thumbnailPath(sources[1], .longestSide(256), format: .png),
+      ]
+      #expect(run.stdoutText == "\(sources[0])\t\(thumbnails[0])\n\(sources[1])\t\(thumbnails[1])\n")
+      #expect(thumbnails.allSatisfy { FileManager.default.fileExists(atPath: $0) })
       #expect(run.stderrText.isEmpty)
     }
   }
 
-  @Test func jsonLinesCarryTheResultAndSayWhenAThumbnailIsReused() throws {
-    try TestImages.withTemporaryDirectory { directory in
+  @Test func jsonLinesCarryTheOriginalAndTheThumbnailAndSayWhenItIsReused() throws {
+    try Self.withTemporaryDirectory { directory in
       let sources = try copy(["Portrait_6.jpg"], to: directory)
       let first = try runImgfetch(["--thumbnail", "320x200", "--fit", "cover", "--json"] + sources)
       #expect(first.status == 0)
@@ -41,8 +60,11 @@ import Testing
       #expect(objects.count == 1)
       let object = objects[0]
       #expect(object["source"] as? String == sources[0])
-      #expect(object["thumbnailPath"] as? String == "\(directory)/Portrait_6.thumb-320x200-cover.jpg")
-      #expect(object["width"] as? Int == 320 && object["height"] as? Int == 200)
+      #expect(
+        object["thumbnailPath"] as? String
+          == Self.thumbnailPath(sources[0], .box(width: 320, height: 200), fit: .cover))
+      #expect(object["width"] as? Int == 1800 && object["height"] as? Int == 1200)  // the original's
+      #expect(object["thumbnailWidth"] as? Int == 320 && object["thumbnailHeight"] as? Int == 200)
       #expect(object["format"] as? String == "jpeg")
       #expect(object["reused"] as? Bool == false)
       let second = try runImgfetch(["--thumbnail", "320x200", "--fit", "cover", "--json"] + sources)
@@ -54,31 +76,30 @@ import Testing
   }
 
   @Test func formatAndRotationCanBeChosen() throws {
-    try TestImages.withTemporaryDirectory { directory in
+    try Self.withTemporaryDirectory { directory in
       let sources = try copy(["Portrait_6.jpg"], to: directory)
       let run = try runImgfetch(["--thumbnail", "100", "--format", "png", "--no-rotate", "--json"] + sources)
       #expect(run.status == 0)
       let object = try jsonObjects(run.stdoutText)[0]
-      #expect(object["thumbnailPath"] as? String == "\(directory)/Portrait_6.thumb-100.png")
-      #expect(object["format"] as? String == "png")
+      #expect(object["thumbnailPath"] as? String == Self.thumbnailPath(sources[0], .longestSide(100), format: .png))
       // Stored 1800x1200: without rotation the thumbnail stays landscape.
-      #expect(object["width"] as? Int == 100 && object["height"] as? Int == 67)
+      #expect(object["thumbnailWidth"] as? Int == 100 && object["thumbnailHeight"] as? Int == 67)
     }
   }
 
   @Test func anInvalidImageExitsWithFourAndSaysWhy() throws {
-    try TestImages.withTemporaryDirectory { directory in
+    try Self.withTemporaryDirectory { directory in
       let sources = try copy(["truncated_jpeg.jpg"], to: directory)
       let run = try runImgfetch(["--thumbnail", "64"] + sources)
       #expect(run.status == 4)
       #expect(run.stdoutText.isEmpty)
       #expect(run.stderrText == "imgfetch: \(sources[0]): truncated JPEG: Premature end of JPEG file\n")
-      #expect(TestImages.files(in: directory) == ["truncated_jpeg.jpg"])
+      #expect(Self.files(in: directory) == ["truncated_jpeg.jpg"])
     }
   }
 
-  @Test func aBatchWithSomeFailuresExitsWithTwoAndKeepsTheOrder() throws {
-    try TestImages.withTemporaryDirectory { directory in
+  @Test func aBatchWithSomeFailuresExitsWithTwoKeepsTheOrderAndCountsThem() throws {
+    try Self.withTemporaryDirectory { directory in
       let sources = try copy(["Landscape_3.jpg", "badcrc.png", "Landscape_5.jpg", "Portrait_8.jpg"], to: directory)
       let run = try runImgfetch(["--thumbnail", "64", "--jobs", "2", "--json"] + sources)
       #expect(run.status == 2)
@@ -87,19 +108,23 @@ import Testing
       #expect(objects[1]["error"] as? String == "\(sources[1]): corrupt PNG: IDAT: CRC error")
       #expect(objects.filter { $0["thumbnailPath"] != nil }.count == 3)
       #expect(run.stderrText.contains("badcrc.png: corrupt PNG"))
+      #expect(run.stderrText.hasSuffix("imgfetch: 1 of 4 items failed\n"))
     }
   }
 
-  @Test func thumbnailsAreNotThumbnailedAgain() throws {
-    try TestImages.withTemporaryDirectory { directory in
+  @Test func thumbnailsAreSkippedWithAReason() throws {
+    try Self.withTemporaryDirectory { directory in
       let sources = try copy(["Landscape_1.jpg"], to: directory)
       #expect(try runImgfetch(["--thumbnail", "64"] + sources).status == 0)
-      let all = TestImages.files(in: directory).map { directory + "/" + $0 }
-      let again = try runImgfetch(["--thumbnail", "64"] + all)
+      let thumbnail = Self.thumbnailPath(sources[0], .longestSide(64))
+      let again = try runImgfetch(["--thumbnail", "64", sources[0], thumbnail])
       #expect(again.status == 0)
-      #expect(again.stdoutText == "\(directory)/Landscape_1.thumb-64.jpg\n")
-      #expect(again.stderrText.contains("Landscape_1.thumb-64.jpg: skipped: it is a thumbnail made by imgfetch"))
-      #expect(TestImages.files(in: directory) == ["Landscape_1.jpg", "Landscape_1.thumb-64.jpg"])
+      #expect(again.stdoutText == "\(sources[0])\t\(thumbnail)\n")
+      #expect(again.stderrText == "imgfetch: \(thumbnail): skipped: it is a thumbnail made by imgfetch\n")
+      let json = try runImgfetch(["--thumbnail", "64", "--json", thumbnail])
+      let object = try jsonObjects(json.stdoutText)
+      #expect(object.count == 1 && object[0]["skipped"] as? String == "it is a thumbnail made by imgfetch")
+      #expect(Self.files(in: directory).count == 2)
     }
   }
 
@@ -107,7 +132,7 @@ import Testing
     ["--thumbnail", "0", "x.jpg"], ["--thumbnail", "abc", "x.jpg"], ["--thumbnail", "256"],
     ["--thumbnail", "256", "--fit", "fill", "x.jpg"], ["--thumbnail", "256", "--quality", "101", "x.jpg"],
     ["--thumbnail", "256", "--format", "gif", "x.jpg"], ["--thumbnail", "256", "--jobs", "0", "x.jpg"],
-    ["--thumbnail", "256", "--bogus", "x.jpg"],
+    ["--thumbnail", "256", "--bogus", "x.jpg"], ["--fit", "cover", "x.jpg"],
   ])
   func usageErrorsExitWithOne(arguments: [String]) throws {
     let run = try runImgfetch(arguments)
@@ -117,7 +142,7 @@ import Testing
   }
 
   @Test func anInterruptedBatchFinishesWhatItStartedAndLeavesNoPartialFile() throws {
-    try TestImages.withTemporaryDirectory { directory in
+    try Self.withTemporaryDirectory { directory in
       var sources: [String] = []
       for index in 0..<30 {
         let path = "\(directory)/photo\(index).jpg"
@@ -131,13 +156,13 @@ import Testing
       process.standardError = FileHandle.nullDevice
       try process.run()
       // Wait for the first thumbnail, then press Ctrl-C.
-      let first = "\(directory)/photo0.thumb-200.jpg"
+      let first = Self.thumbnailPath(sources[0], .longestSide(200))
       let deadline = Date().addingTimeInterval(60)
       while !FileManager.default.fileExists(atPath: first) && Date() < deadline { usleep(10_000) }
       process.interrupt()
       process.waitUntilExit()
       #expect(process.terminationStatus == 130)
-      let files = TestImages.files(in: directory)
+      let files = Self.files(in: directory)
       let thumbnails = files.filter { $0.contains(".thumb-") }
       #expect(!thumbnails.isEmpty && thumbnails.count < sources.count)
       #expect(files.allSatisfy { !$0.hasPrefix(".") }, "no temporary file left: \(files)")
@@ -150,6 +175,6 @@ import Testing
   @Test func helpDescribesTheFileNames() throws {
     let run = try runImgfetch(["--thumbnail", "--help"])
     #expect(run.status == 0)
-    #expect(run.stdoutText.contains("photo.thumb-320x200-cover.jpg"))
+    #expect(run.stdoutText.contains(Self.thumbnailPath("photo.jpg", .box(width: 320, height: 200), fit: .cover)))
   }
 }
