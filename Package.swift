@@ -20,30 +20,32 @@ let package = Package(
       name: "CJPEG", pkgConfig: "libjpeg",
       providers: [.apt(["libjpeg62-turbo-dev"])]),
     // The only target that talks to libpng and libjpeg: every session and every setjmp lives here.
-    .target(
-      name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"],
-      cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
-    .target(name: "ImageCodecs", dependencies: ["CImageCodecs"]),
+    .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"]),
+    // The systems layer: open a regular file, file status, errno to message, atomic publish.
+    // Glibc only (no Foundation), so every module and the codec-only executable can use it.
+    .target(name: "SystemFiles"),
+    .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "SystemFiles"]),
     // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
-    .target(name: "Thumbnails", dependencies: ["ImageCodecs"]),
+    .target(name: "Thumbnails", dependencies: ["ImageCodecs", "SystemFiles"]),
     // The command line in two executables, so that commands without network start fast (issue 10.4):
     // `imgfetch` (ImgfetchCLI: parsing, printing, info/decode/verify, local files; no Foundation
     // networking, ICU or libcurl) execs `imgfetch-fetch` (ImgfetchNetworkCLI) for URLs, Parse and the cache.
-    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails"]),
+    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails", "SystemFiles"]),
     .target(
-      name: "ImgfetchNetworkCLI", dependencies: ["ImgfetchCLI", "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch"]),
+      name: "ImgfetchNetworkCLI",
+      dependencies: ["ImgfetchCLI", "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "SystemFiles"]),
     .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImageCodecs"]),
     .executableTarget(name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI", "ImageCodecs"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
-    .target(name: "ParseFetch"),
+    .target(name: "ParseFetch", dependencies: ["SystemFiles"]),
     // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full
     // decode, cached, and returned decoded.
     .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails"]),
     // Fixture paths, reference hashes and process helpers shared by the test targets.
-    // Optimised even in debug builds: hashing megapixel images in -Onone takes seconds.
-    .target(
-      name: "FixtureSupport", path: "Tests/FixtureSupport",
-      swiftSettings: [.unsafeFlags(["-O"])]),
+    // SHA-256 in C for the reference-pixel hashes: fast enough at -O0 in debug builds.
+    .target(name: "CFixtureSupport", path: "Tests/CFixtureSupport"),
+    .target(name: "FixtureSupport", dependencies: ["CFixtureSupport"], path: "Tests/FixtureSupport"),
+    .testTarget(name: "SystemFilesTests", dependencies: ["SystemFiles"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
     // The fixture Parse Server, nginx and scratch files for the fetch tests.
     .target(name: "ParseFixtureSupport", dependencies: ["ParseFetch"], path: "Tests/ParseFixtureSupport"),
@@ -58,9 +60,7 @@ let package = Package(
     .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport"]),
     // The decode-throughput harness (benchmarks/README.md): imgbench, the C ceiling it runs beside
     // imgfetch's decoders in the same process (same -O2 as CImageCodecs), and the CI smoke test.
-    .target(
-      name: "BenchBaseline", dependencies: ["CPNG", "CJPEG"], path: "benchmarks/cbaseline",
-      cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]),
+    .target(name: "BenchBaseline", dependencies: ["CPNG", "CJPEG"], path: "benchmarks/cbaseline"),
     .executableTarget(
       name: "imgbench", dependencies: ["ImageCodecs", "Thumbnails", "BenchBaseline"], path: "benchmarks/imgbench"),
     .testTarget(

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void imc_status_set(imc_status *status, int32_t code, const char *message) {
   status->code = code;
@@ -127,6 +128,8 @@ imc_decoder *imc_decoder_open_memory(const uint8_t *data, size_t length, const i
   return open_with(decoder, data, decoder->source.length, info, status);
 }
 
+static imc_decoder *open_stream(imc_decoder *decoder, imc_info *info, imc_status *status);
+
 imc_decoder *imc_decoder_open_file(const char *path, const imc_request *request, imc_info *info,
                                    imc_status *status) {
   imc_decoder *decoder = new_decoder(request, status);
@@ -137,6 +140,27 @@ imc_decoder *imc_decoder_open_file(const char *path, const imc_request *request,
     free(decoder);
     return NULL;
   }
+  return open_stream(decoder, info, status);
+}
+
+imc_decoder *imc_decoder_open_descriptor(int fd, const imc_request *request, imc_info *info,
+                                         imc_status *status) {
+  imc_decoder *decoder = new_decoder(request, status);
+  if (!decoder) {
+    close(fd);
+    return NULL;
+  }
+  decoder->source.file = fdopen(fd, "rb");
+  if (!decoder->source.file) {
+    imc_status_setf(status, IMC_ERR_IO, "%s", strerror(errno));
+    close(fd);
+    free(decoder);
+    return NULL;
+  }
+  return open_stream(decoder, info, status);
+}
+
+static imc_decoder *open_stream(imc_decoder *decoder, imc_info *info, imc_status *status) {
   uint8_t magic[8];
   size_t got = fread(magic, 1, sizeof magic, decoder->source.file);
   if (ferror(decoder->source.file) || fseek(decoder->source.file, 0, SEEK_SET) != 0) {

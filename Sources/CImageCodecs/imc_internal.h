@@ -2,6 +2,12 @@
 #ifndef IMC_INTERNAL_H
 #define IMC_INTERNAL_H
 
+/* The shim's warnings, on in every build (Package.swift may not carry unsafeFlags, which SwiftPM
+   refuses in a versioned dependency). Every .c file includes this header first. */
+#pragma clang diagnostic warning "-Wall"
+#pragma clang diagnostic warning "-Wextra"
+#pragma clang diagnostic ignored "-Wunused-parameter"
+
 #include "CImageCodecs.h"
 #include <stdio.h>
 

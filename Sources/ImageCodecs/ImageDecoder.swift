@@ -1,4 +1,5 @@
 internal import CImageCodecs
+internal import SystemFiles
 public import FoundationEssentials
 
 /// Decodes PNG and JPEG files into ``Image`` pixel buffers, strictly by default: an image is
@@ -126,7 +127,13 @@ extension ImageDecoder {
       }
       return try outcome.get()
     case .file(let path):
-      guard let decoder = imc_decoder_open_file(path, &request, &info, &status) else {
+      // Opened in Swift so a FIFO or device at the path can neither block nor be read: only a
+      // regular file gets to the C decoder, which owns the descriptor from here on.
+      let file: ReadableFile
+      do { file = try ReadableFile(path: path) } catch {
+        throw DecodeError(kind: .io, format: nil, message: error.message, path: path)
+      }
+      guard let decoder = imc_decoder_open_descriptor(file.takeDescriptor(), &request, &info, &status) else {
         throw DecodeError(status: status, format: info.format, path: path)
       }
       defer { imc_decoder_close(decoder) }

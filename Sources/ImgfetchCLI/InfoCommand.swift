@@ -1,8 +1,5 @@
 import ImageCodecs
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemFiles
 
 /// `imgfetch info FILE...`: one JSON object per line per file, from the header only.
 enum InfoCommand {
@@ -43,8 +40,5 @@ enum InfoCommand {
     return fields
   }
 
-  static func fileSize(_ path: String) -> Int? {
-    var info = stat()
-    return stat(path, &info) == 0 ? Int(info.st_size) : nil
-  }
+  static func fileSize(_ path: String) -> Int? { FileStatus.of(path)?.size }
 }

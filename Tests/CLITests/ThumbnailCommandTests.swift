@@ -87,6 +87,42 @@ import Thumbnails
     }
   }
 
+  /// `photo.jpg` (landscape) and `photo.png` (portrait, opaque, so also a JPEG thumbnail) used to
+  /// share one thumbnail file: each run rebuilt the other's, and the JSON gave one's size for a file
+  /// holding the other's thumbnail (moved here from ThumbnailsTests with the command's tests).
+  @Test(arguments: ["1", "2"])
+  func twoSourcesWithOneStemKeepTheirOwnThumbnails(jobs: String) throws {
+    try Self.withTemporaryDirectory { directory in
+      let jpeg = "\(directory)/photo.jpg"
+      let png = "\(directory)/photo.png"
+      try FileManager.default.copyItem(atPath: Fixtures.image("Landscape_1.jpg"), toPath: jpeg)
+      let bytes = (0..<(60 * 90 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+      try ImageEncoder.write(Image(width: 60, height: 90, pixelFormat: .rgb8, bytes: bytes)!, as: .png(), to: png)
+      let arguments = ["--thumbnail", "64", "--jobs", jobs, "--json", jpeg, png]
+      let first = try runImgfetch(arguments)
+      #expect(first.status == 0, "\(first.stderrText)")
+      let objects = try jsonObjects(first.stdoutText)
+      let paths = [Self.thumbnailPath(jpeg, .longestSide(64)), Self.thumbnailPath(png, .longestSide(64))]
+      #expect(Set(paths).count == 2)
+      #expect(objects.map { $0["thumbnailPath"] as? String } == paths)
+      #expect(objects.map { $0["reused"] as? Bool } == [false, false])
+      // Each file holds its own source's thumbnail, at the size the JSON reports.
+      for (object, size) in zip(objects, [(64, 43), (43, 64)]) {
+        let path = try #require(object["thumbnailPath"] as? String)
+        let header = try ImageDecoder.probe(contentsOf: path)
+        #expect((header.width, header.height) == size)
+        #expect((object["thumbnailWidth"] as? Int, object["thumbnailHeight"] as? Int) == (size.0, size.1))
+      }
+      // The second run reuses both and changes neither.
+      let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+      let second = try runImgfetch(arguments)
+      #expect(second.status == 0)
+      #expect(try jsonObjects(second.stdoutText).map { $0["reused"] as? Bool } == [true, true])
+      #expect(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+      #expect(Self.files(in: directory).count == 4)
+    }
+  }
+
   @Test func anInvalidImageExitsWithFourAndSaysWhy() throws {
     try Self.withTemporaryDirectory { directory in
       let sources = try copy(["truncated_jpeg.jpg"], to: directory)

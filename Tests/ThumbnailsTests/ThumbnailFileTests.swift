@@ -29,31 +29,35 @@ import Thumbnails
     try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as! Date
   }
 
-  @Test func namesFollowStemSizeAndFormat() {
+  @Test func namesFollowTheWholeSourceNameSizeAndFormat() {
     let name = { (source: String, size: ThumbnailSize, fit: ThumbnailFit, format: ImageFormat) in
       ThumbnailNaming.path(forSource: source, size: size, fit: fit, format: format)
     }
-    #expect(name("photos/photo.jpg", .longestSide(256), .inside, .jpeg) == "photos/photo.thumb-256.jpg")
-    #expect(name("photo.jpg", .box(width: 320, height: 200), .inside, .jpeg) == "photo.thumb-320x200.jpg")
-    #expect(name("/a/photo.jpg", .box(width: 320, height: 200), .cover, .jpeg) == "/a/photo.thumb-320x200-cover.jpg")
-    #expect(name("/a/photo.jpg", .longestSide(64), .cover, .png) == "/a/photo.thumb-64.png")  // fit only names boxes
-    #expect(name("logo.png", .longestSide(64), .inside, .png) == "logo.thumb-64.png")
-    #expect(name("archive.tar.gz", .longestSide(8), .inside, .jpeg) == "archive.tar.thumb-8.jpg")
+    #expect(name("photos/photo.jpg", .longestSide(256), .inside, .jpeg) == "photos/photo.jpg.thumb-256.jpg")
+    #expect(name("photo.jpg", .box(width: 320, height: 200), .inside, .jpeg) == "photo.jpg.thumb-320x200.jpg")
+    #expect(
+      name("/a/photo.jpg", .box(width: 320, height: 200), .cover, .jpeg) == "/a/photo.jpg.thumb-320x200-cover.jpg")
+    #expect(name("/a/photo.jpg", .longestSide(64), .cover, .png) == "/a/photo.jpg.thumb-64.png")  // fit only names boxes
+    #expect(name("logo.png", .longestSide(64), .inside, .png) == "logo.png.thumb-64.png")
+    #expect(name("archive.tar.gz", .longestSide(8), .inside, .jpeg) == "archive.tar.gz.thumb-8.jpg")
     #expect(name("/x/.hidden", .longestSide(8), .inside, .jpeg) == "/x/.hidden.thumb-8.jpg")
     #expect(name("noextension", .longestSide(8), .inside, .png) == "noextension.thumb-8.png")
+    // Two originals that differ only in their extension never share a thumbnail.
+    #expect(
+      name("d/photo.jpg", .longestSide(64), .inside, .jpeg) != name("d/photo.png", .longestSide(64), .inside, .jpeg))
   }
 
   @Test func theThumbnailIsWrittenNextToTheOriginal() throws {
     try TestImages.withTemporaryDirectory { directory in
       let source = try copy("Landscape_1.jpg", to: directory, as: "photo.jpg")
       let result = try thumbnailer.makeThumbnail(forFileAt: source)
-      #expect(result.path == directory + "/photo.thumb-256.jpg")
+      #expect(result.path == directory + "/photo.jpg.thumb-256.jpg")
       #expect(
         result
           == ThumbnailResult(source: source, path: result.path, width: 256, height: 171, format: .jpeg, reused: false))
       let header = try ImageDecoder.probe(contentsOf: result.path)
       #expect((header.format, header.width, header.height) == (.jpeg, 256, 171))
-      #expect(TestImages.files(in: directory) == ["photo.jpg", "photo.thumb-256.jpg"])  // no temporary left
+      #expect(TestImages.files(in: directory) == ["photo.jpg", "photo.jpg.thumb-256.jpg"])  // no temporary left
     }
   }
 
@@ -63,10 +67,10 @@ import Thumbnails
       let opaque = try copy("basn2c08.png", to: directory)
       let small = Thumbnailer(options: ThumbnailOptions(size: .longestSide(16)))
       let withAlpha = try small.makeThumbnail(forFileAt: alpha)
-      #expect(withAlpha.format == .png && withAlpha.path.hasSuffix("basn6a08.thumb-16.png"))
+      #expect(withAlpha.format == .png && withAlpha.path.hasSuffix("basn6a08.png.thumb-16.png"))
       #expect(try ImageDecoder.decode(contentsOf: withAlpha.path).pixelFormat == .rgba8)
       let withoutAlpha = try small.makeThumbnail(forFileAt: opaque)
-      #expect(withoutAlpha.format == .jpeg && withoutAlpha.path.hasSuffix("basn2c08.thumb-16.jpg"))
+      #expect(withoutAlpha.format == .jpeg && withoutAlpha.path.hasSuffix("basn2c08.png.thumb-16.jpg"))
       // The caller can pick: JPEG from an alpha source is composited over white.
       var options = small.options
       options.format = .jpeg(quality: 90)
@@ -153,12 +157,12 @@ import Thumbnails
       for options in changes {
         // Same file name, other parameters: rebuilt once, then reused.
         let rebuilt = try Thumbnailer(options: options).makeThumbnail(forFileAt: source)
-        #expect(!rebuilt.reused && rebuilt.path.hasSuffix("Landscape_1.thumb-256.jpg"))
+        #expect(!rebuilt.reused && rebuilt.path.hasSuffix("Landscape_1.jpg.thumb-256.jpg"))
         #expect(try Thumbnailer(options: options).makeThumbnail(forFileAt: source).reused)
       }
       // Another size is another file.
       let other = try Thumbnailer(options: ThumbnailOptions(size: .longestSide(64))).makeThumbnail(forFileAt: source)
-      #expect(!other.reused && other.path.hasSuffix("Landscape_1.thumb-64.jpg"))
+      #expect(!other.reused && other.path.hasSuffix("Landscape_1.jpg.thumb-64.jpg"))
     }
   }
 
@@ -178,7 +182,7 @@ import Thumbnails
     try TestImages.withTemporaryDirectory { directory in
       let source = try copy("Landscape_1.jpg", to: directory)
       // A directory stands where the thumbnail should go, so the final rename fails.
-      let blocked = directory + "/Landscape_1.thumb-256.jpg"
+      let blocked = directory + "/Landscape_1.jpg.thumb-256.jpg"
       try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: false)
       #expect {
         try thumbnailer.makeThumbnail(forFileAt: source)
@@ -186,7 +190,7 @@ import Thumbnails
         guard case .write(let failure) = error as? ThumbnailError else { return false }
         return failure.path == blocked && (error as! ThumbnailError).path == blocked
       }
-      #expect(TestImages.files(in: directory) == ["Landscape_1.jpg", "Landscape_1.thumb-256.jpg"])
+      #expect(TestImages.files(in: directory) == ["Landscape_1.jpg", "Landscape_1.jpg.thumb-256.jpg"])
       #expect(TestImages.files(in: blocked).isEmpty)
       // A missing directory: nothing is created.
       let bytes = try Fixtures.bytes("Landscape_1.jpg")

@@ -106,6 +106,10 @@ imc_decoder *imc_decoder_open_memory(const uint8_t *data, size_t length, const i
                                      imc_info *info, imc_status *status);
 imc_decoder *imc_decoder_open_file(const char *path, const imc_request *request, imc_info *info,
                                    imc_status *status);
+/* As imc_decoder_open_file, over a descriptor opened for reading (by Swift's SystemFiles, which
+ * checked it is a regular file). The decoder owns `fd` from this call on, also when it fails. */
+imc_decoder *imc_decoder_open_descriptor(int fd, const imc_request *request, imc_info *info,
+                                         imc_status *status);
 
 /* Decodes every pixel into `pixels` (row_bytes apart, `capacity` bytes in all), in the layout the
  * open call reported. Returns IMC_OK or the status code. A decoder reads once. */

@@ -1,4 +1,5 @@
 import Foundation
+import SystemFiles
 
 /// Why the disk cache could not do its part.
 public enum CacheError: Error, Sendable, CustomStringConvertible {
@@ -26,7 +27,7 @@ public enum CacheError: Error, Sendable, CustomStringConvertible {
   }
 }
 
-/// A message for a failed POSIX call.
+/// A message for a failed POSIX call (the text comes from SystemFiles, the one place for it).
 func posixReason(_ code: Int32 = errno) -> String {
-  String(cString: strerror(code))
+  SystemError.message(forCode: code)
 }

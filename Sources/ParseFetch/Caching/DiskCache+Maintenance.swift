@@ -1,4 +1,5 @@
 import Foundation
+import SystemFiles
 
 /// Removing entries: one, all, stale `.part` files, and the oldest beyond the byte limit.
 extension DiskCache {
@@ -62,20 +63,14 @@ extension DiskCache {
   /// Regular files of the directory (hidden ones excluded unless `includingHidden`) whose names
   /// pass `filter`.
   func items(includingHidden: Bool = false, including filter: (String) -> Bool) -> [Item] {
-    let keys: [URLResourceKey] = [
-      .isRegularFileKey, .fileSizeKey, .contentModificationDateKey, .contentAccessDateKey,
-    ]
-    let urls =
-      (try? FileManager.default.contentsOfDirectory(
-        at: directory, includingPropertiesForKeys: keys, options: includingHidden ? [] : [.skipsHiddenFiles])) ?? []
-    return urls.compactMap { url in
-      guard filter(url.lastPathComponent), let values = try? url.resourceValues(forKeys: Set(keys)),
-        values.isRegularFile == true
-      else { return nil }
-      let modified = values.contentModificationDate ?? .distantPast
-      return Item(
-        url: url, size: Int64(values.fileSize ?? 0), modified: modified,
-        used: max(modified, values.contentAccessDate ?? .distantPast))
+    let names = (try? Directory.names(in: directory.path)) ?? []
+    return names.compactMap { name in
+      guard includingHidden || !name.hasPrefix("."), filter(name) else { return nil }
+      let url = directory.appendingPathComponent(name)
+      guard let status = try? FileStatus.withoutFollowingLinks(url.path), status.kind == .regular else { return nil }
+      let modified = Date(timeIntervalSince1970: status.modified.secondsSinceEpoch)
+      let accessed = Date(timeIntervalSince1970: status.accessed.secondsSinceEpoch)
+      return Item(url: url, size: Int64(status.size), modified: modified, used: max(modified, accessed))
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SystemFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -85,10 +86,9 @@ public final class DiskCache: Sendable {
   /// - Throws: ``CacheError/store(path:reason:)``.
   public func store(_ part: URL, as key: CacheKey) throws(CacheError) -> URL {
     let entry = url(for: key)
-    guard Self.fsync(part.path), rename(part.path, entry.path) == 0 else {
-      throw .store(path: entry.path, reason: posixReason())
+    do { try AtomicPublish.rename(part.path, to: entry.path) } catch {
+      throw .store(path: entry.path, reason: error.message)
     }
-    _ = Self.fsync(directory.path)
     evictIfNeeded(keeping: key)
     return entry
   }
@@ -99,12 +99,5 @@ public final class DiskCache: Sendable {
 
   func lockPath(forFileName name: String) -> String {
     directory.appendingPathComponent(".locks/\(name).lock").path
-  }
-
-  private static func fsync(_ path: String) -> Bool {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    return Glibc.fsync(descriptor) == 0
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemFiles
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -120,7 +121,6 @@ public final class Downloader: Sendable {
 
   /// The size of a file, 0 when it does not exist.
   static func size(of file: URL) -> Int64 {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-    return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+    Int64(FileStatus.of(file.path)?.size ?? 0)
   }
 }

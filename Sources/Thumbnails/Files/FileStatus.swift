@@ -1,34 +1,12 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemFiles
 
-/// The size and modification time of a file, as `stat` reports them.
-struct FileStatus: Equatable {
-  /// Size in bytes.
-  let size: Int
-  /// Modification time, seconds since the epoch.
-  let seconds: Int
-  /// The nanoseconds of the modification time.
-  let nanoseconds: Int
+/// The status of a source or thumbnail file: SystemFiles' one `stat` wrapper.
+typealias FileStatus = SystemFiles.FileStatus
 
-  /// `seconds.nanoseconds`, with nine digits after the dot.
-  var modifiedText: String {
-    let fraction = String(nanoseconds)
-    return "\(seconds).\(String(repeating: "0", count: max(0, 9 - fraction.count)))\(fraction)"
-  }
+extension SystemFiles.FileStatus {
+  /// The modification time as `seconds.nanoseconds`, with nine digits after the dot.
+  var modifiedText: String { modified.description }
 
   /// Whether this file was modified at or after `other`.
-  func isNotOlder(than other: FileStatus) -> Bool {
-    (seconds, nanoseconds) >= (other.seconds, other.nanoseconds)
-  }
-
-  /// Reads the status of a path.
-  /// - Returns: `nil` with `errno` set when `stat` fails.
-  static func of(_ path: String) -> FileStatus? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return FileStatus(
-      size: Int(info.st_size), seconds: Int(info.st_mtim.tv_sec),
-      nanoseconds: Int(info.st_mtim.tv_nsec))
-  }
+  func isNotOlder(than other: FileStatus) -> Bool { modified >= other.modified }
 }

@@ -1,16 +1,17 @@
 public import ImageCodecs
 
-/// Where a thumbnail file goes: next to its original, as `<stem>.thumb-<size>.<ext>`.
+/// Where a thumbnail file goes: next to its original, as `<name>.thumb-<size>.<ext>`.
 ///
-/// - `<stem>` is the original's file name without its last extension (`photo.jpg` → `photo`,
-///   `archive.tar.gz` → `archive.tar`; a name without a dot, or whose only dot is the first
-///   character, is kept whole).
+/// - `<name>` is the original's whole file name, extension included, so that two originals in
+///   one folder never share a thumbnail (`photo.jpg` and `photo.png` give `photo.jpg.thumb-256.jpg`
+///   and `photo.png.thumb-256.jpg`).
 /// - `<size>` is the request as written on the command line: `256` for a longest side,
 ///   `320x200` for a box with the `inside` fit, `320x200-cover` for a box with the `cover` fit.
 /// - `<ext>` is `jpg` or `png`, the thumbnail's format.
 ///
-/// So `photos/photo.jpg` gives `photos/photo.thumb-256.jpg` and
-/// `photos/photo.thumb-320x200-cover.jpg`. Other settings (quality, filter, orientation,
+/// So `photos/photo.jpg` gives `photos/photo.jpg.thumb-256.jpg` and
+/// `photos/photo.jpg.thumb-320x200-cover.jpg`. (The cache's file classifier recognises exactly
+/// `<entry>.thumb-<W>[x<H>][-cover].(jpg|png)` as a thumbnail.) Other settings (quality, filter, orientation,
 /// upscaling) do not change the name; they are recorded inside the file (see ``ThumbnailStamp``),
 /// and a thumbnail made with other settings is rebuilt in place.
 public enum ThumbnailNaming {
@@ -26,12 +27,7 @@ public enum ThumbnailNaming {
   )
     -> String
   {
-    let slash = source.lastIndex(of: "/")
-    let directory = slash.map { String(source[...$0]) } ?? ""
-    let name = slash.map { String(source[source.index(after: $0)...]) } ?? source
-    var stem = name
-    if let dot = name.lastIndex(of: "."), dot != name.startIndex { stem = String(name[..<dot]) }
-    return "\(directory)\(stem).thumb-\(sizeLabel(size, fit: fit)).\(format.fileExtension)"
+    "\(source).thumb-\(sizeLabel(size, fit: fit)).\(format.fileExtension)"
   }
 
   /// `256`, `320x200` or `320x200-cover`.

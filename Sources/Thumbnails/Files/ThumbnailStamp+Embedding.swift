@@ -1,4 +1,5 @@
 import ImageCodecs
+import SystemFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -45,20 +46,12 @@ extension ThumbnailStamp {
   /// - Parameter path: The thumbnail file.
   /// - Returns: The stamp, or `nil` when the file is missing, unreadable, incomplete or carries none.
   public static func read(fromFileAt path: String) -> ThumbnailStamp? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var head = [UInt8](repeating: 0, count: 4096)
-    let count = head.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-    guard count > 0 else { return nil }
-    var end = stat()
-    guard fstat(descriptor, &end) == 0, end.st_size >= 12 else { return nil }
-    var tail = [UInt8](repeating: 0, count: 12)
-    let tailCount = tail.withUnsafeMutableBytes {
-      pread(descriptor, $0.baseAddress, 12, end.st_size - 12)
-    }
-    guard tailCount == 12, endsCompletely(tail) else { return nil }
-    return stampText(in: head[..<count]).flatMap { ThumbnailStamp(text: $0) }
+    // A FIFO or device sitting at the thumbnail's path is not a thumbnail (and must not block).
+    guard let file = try? ReadableFile(path: path), file.status.size >= 12,
+      let head = try? file.read(count: 4096, at: 0), !head.isEmpty,
+      let tail = try? file.read(count: 12, at: file.status.size - 12), tail.count == 12, endsCompletely(tail)
+    else { return nil }
+    return stampText(in: head[...]).flatMap { ThumbnailStamp(text: $0) }
   }
 
   /// Whether the last 12 bytes end a JPEG (`FF D9`) or a PNG (an empty `IEND` chunk with its CRC).

@@ -1,4 +1,5 @@
 import ImageCodecs
+import SystemFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -29,5 +30,5 @@ enum ThumbnailWriter {
   }
 
   /// The text of the current `errno`.
-  static func systemError() -> String { String(cString: strerror(errno)) }
+  static func systemError() -> String { SystemError.message(forCode: errno) }
 }

@@ -10,18 +10,19 @@ enum ThumbnailRenderer {
   ///   - filter: The final filter.
   ///   - flatten: Composite alpha over white and drop it (for JPEG output).
   /// - Returns: The thumbnail, upright when the plan applies the orientation, orientation `.up`.
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when a buffer cannot be allocated.
   static func render(_ decoded: Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool)
-    -> Image
+    throws(DecodeError) -> Image
   {
-    var working = decoded
-    working.orientation = .up
+    var working: Image
     let (h, v) = (plan.horizontal, plan.vertical)
     if h.boxFactor > 1 || v.boxFactor > 1 {
       // Premultiplies on the way through, at full precision, in the one pass over the large image.
-      working = BoxShrink.shrink(working, factorX: h.boxFactor, factorY: v.boxFactor, premultiplying: true)
+      working = try BoxShrink.shrink(decoded, factorX: h.boxFactor, factorY: v.boxFactor, premultiplying: true)
     } else {
-      PremultipliedAlpha.premultiply(&working)
+      working = try PremultipliedAlpha.premultiplied(decoded)
     }
+    working.orientation = .up
     let horizontal = weights(plan: h, inputCount: working.width, filter: filter)
     let vertical = weights(plan: v, inputCount: working.height, filter: filter)
     let unchanged =
@@ -29,14 +30,15 @@ enum ThumbnailRenderer {
       && v.output == working.height
     if flatten {
       if !unchanged {
-        working = SeparableResampler.resample(
+        working = try SeparableResampler.resample(
           working, horizontal: horizontal, vertical: vertical, unpremultiplying: false)
       }
-      working = PremultipliedAlpha.flattenedOverWhite(working)
+      working = try PremultipliedAlpha.flattenedOverWhite(working)
     } else if unchanged {
       PremultipliedAlpha.unpremultiply(&working)
     } else {
-      working = SeparableResampler.resample(working, horizontal: horizontal, vertical: vertical, unpremultiplying: true)
+      working = try SeparableResampler.resample(
+        working, horizontal: horizontal, vertical: vertical, unpremultiplying: true)
     }
     working.orientation = plan.orientation
     return working.oriented()

@@ -7,7 +7,7 @@ public import ImageCodecs
 /// ```swift
 /// let thumbnailer = Thumbnailer(options: ThumbnailOptions(size: .longestSide(256)))
 /// let result = try thumbnailer.makeThumbnail(forFileAt: "photos/photo.jpg")
-/// print(result.path)              // photos/photo.thumb-256.jpg
+/// print(result.path)              // photos/photo.jpg.thumb-256.jpg
 /// let pixels = try thumbnailer.image(contentsOf: "photos/photo.jpg")   // no file written
 /// ```
 ///
@@ -36,7 +36,7 @@ public struct Thumbnailer: Sendable {
   /// - Returns: The thumbnail (8-bit, upright unless orientation is off, alpha kept).
   /// - Throws: ``ThumbnailError/decode(_:)`` when the source is not a complete, valid image.
   public func image(contentsOf path: String) throws(ThumbnailError) -> Image {
-    try render(FileSource(path: path, limits: options.limits), flattenAlpha: false).image
+    try render(FileSource(file: path, limits: options.limits), flattenAlpha: false).image
   }
 
   /// The thumbnail of an image in memory as pixels.
@@ -86,7 +86,7 @@ public struct Thumbnailer: Sendable {
     }
     let reuse = ThumbnailReuse(source: path, status: status, options: options)
     if let existing = reuse.existingThumbnail() { return existing }
-    let rendered = try render(FileSource(path: path, limits: options.limits), flattenAlpha: nil)
+    let rendered = try render(FileSource(file: path, limits: options.limits), flattenAlpha: nil)
     let format = rendered.format
     let target = ThumbnailNaming.path(
       forSource: path, size: options.size, fit: options.fit, format: format.imageFormat)
@@ -126,7 +126,12 @@ public struct Thumbnailer: Sendable {
       pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: plan.jpegScale)
     let decoded = try decodeShrunk(source, header: header, plan: plan, options: decodeOptions)
     let flatten = flattenAlpha ?? (format.imageFormat == .jpeg)
-    return (ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten), format)
+    do {
+      return (try ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten), format)
+    } catch {
+      // Out of memory while resampling: said of the source, as a decode's would be.
+      throw .decode(DecodeError(kind: error.kind, format: header.format, message: error.message, path: source.path))
+    }
   }
 
   /// Decodes with shrink-on-load. A progressive JPEG decoded at 1/8 needs only its DC scans, so

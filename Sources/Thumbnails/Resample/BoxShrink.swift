@@ -8,6 +8,10 @@ import ImageCodecs
 /// With `premultiplying`, alpha images are premultiplied on the way in: the block sums colour
 /// times alpha at full precision and the output is premultiplied 8-bit, in one pass over the
 /// (large) source instead of two.
+///
+/// The sums never wrap, whatever factors the plan picks (up to half the largest side each): rows
+/// are added into 32-bit column sums that are carried into 64-bit ones before they could
+/// overflow, and blocks are totalled in 64 bits.
 enum BoxShrink {
   /// Shrinks an 8-bit image.
   /// - Parameters:
@@ -17,46 +21,140 @@ enum BoxShrink {
   ///   - premultiplying: For images with alpha: the input has straight alpha and the output
   ///     should be premultiplied.
   /// - Returns: An image of `ceil(width / factorX)` x `ceil(height / factorY)` pixels.
-  static func shrink(_ image: Image, factorX: Int, factorY: Int, premultiplying: Bool = false) -> Image {
-    let channels = image.pixelFormat.channelCount
-    let premultiplying = premultiplying && image.hasAlpha
-    let (width, height) = (image.width, image.height)
-    let outWidth = (width + factorX - 1) / factorX
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when its buffers cannot be allocated.
+  static func shrink(_ image: Image, factorX: Int, factorY: Int, premultiplying: Bool = false) throws(DecodeError)
+    -> Image
+  {
+    var shrinker = try BoxShrinker(
+      width: image.width, pixelFormat: image.pixelFormat, factorX: factorX, factorY: factorY,
+      premultiplying: premultiplying)
+    let height = image.height
     let outHeight = (height + factorY - 1) / factorY
-    var result = Image(width: outWidth, height: outHeight, pixelFormat: image.pixelFormat)
-    let rowLength = width * channels
-    let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: rowLength)
-    defer { sums.deallocate() }
+    var result = try Image(allocatingWidth: shrinker.outputWidth, height: outHeight, pixelFormat: image.pixelFormat)
     let inStride = image.bytesPerRow
     let outStride = result.bytesPerRow
     image.withUnsafeBytes { inBytes in
       result.withUnsafeMutableBytes { outBytes in
         let input = inBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let output = outBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        for oy in 0..<outHeight {
-          let firstRow = oy * factorY
-          let rows = min(factorY, height - firstRow)
-          sums.initialize(repeating: 0, count: rowLength)
-          for y in firstRow..<(firstRow + rows) {
-            let row = input + y * inStride
-            switch (premultiplying, channels) {
-            case (true, 2): addPremultiplied(row, to: sums, pixels: width, channels: 2)
-            case (true, _): addPremultiplied(row, to: sums, pixels: width, channels: 4)
-            default: add(row, to: sums, count: rowLength)
-            }
-          }
-          let out = output + oy * outStride
-          let scale = premultiplying ? 255 : 1  // premultiplied sums carry a factor of 255
-          switch channels {
-          case 1: average(sums, out, width: width, factor: factorX, rows: rows * scale, channels: 1)
-          case 2: average(sums, out, width: width, factor: factorX, rows: rows * scale, channels: 2)
-          case 3: average(sums, out, width: width, factor: factorX, rows: rows * scale, channels: 3)
-          default: average(sums, out, width: width, factor: factorX, rows: rows * scale, channels: 4)
-          }
+        var oy = 0
+        for y in 0..<height where shrinker.add(input + y * inStride) {
+          shrinker.emitRow(into: output + oy * outStride)
+          oy += 1
         }
+        if shrinker.hasPendingRows { shrinker.emitRow(into: output + oy * outStride) }
       }
     }
     return result
+  }
+}
+
+/// The box shrink of rows arriving one at a time (from a decoder, say): it holds one row of
+/// column sums, not the image. Add rows with ``add(_:)``; when it reports a complete block (or
+/// after the last row, if ``hasPendingRows``), ``emitRow(into:)`` writes one output row.
+struct BoxShrinker: ~Copyable {
+  /// Input pixels per row.
+  let width: Int
+  /// Interleaved channels per pixel.
+  let channels: Int
+  /// Input columns per output column.
+  let factorX: Int
+  /// Input rows per output row.
+  let factorY: Int
+  /// Whether alpha is premultiplied on the way in (only for formats with alpha).
+  let premultiplying: Bool
+  /// Output pixels per row: `ceil(width / factorX)`.
+  let outputWidth: Int
+
+  /// Per-sample sums of the rows added since the last carry.
+  private let sums: UnsafeMutablePointer<UInt32>
+  /// Per-sample sums carried out of `sums` (only when a block has more rows than `sums` can
+  /// hold without wrapping).
+  private let carried: UnsafeMutablePointer<UInt64>?
+  /// Rows `sums` holds safely: `UInt32.max / largest sample`.
+  private let rowsPerCarry: Int
+  /// Rows added to the current block.
+  private var rows = 0
+  /// Rows added to `sums` since the last carry.
+  private var rowsInSums = 0
+
+  /// Prepares a shrink of rows `width` pixels wide.
+  /// - Parameters:
+  ///   - width: Input pixels per row, at least 1.
+  ///   - pixelFormat: An 8-bit pixel format.
+  ///   - factorX: Input columns per output column, at least 1.
+  ///   - factorY: Input rows per output row, at least 1.
+  ///   - premultiplying: See ``BoxShrink``.
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the sums cannot be allocated.
+  init(width: Int, pixelFormat: PixelFormat, factorX: Int, factorY: Int, premultiplying: Bool) throws(DecodeError) {
+    let channels = pixelFormat.channelCount
+    let premultiplying = premultiplying && pixelFormat.hasAlpha
+    let rowLength = width * channels
+    let rowsPerCarry = Int(UInt32.max / (premultiplying ? 255 * 255 : 255))
+    let sums = try ScratchMemory.allocate(UInt32.self, count: rowLength)
+    sums.initialize(repeating: 0, count: rowLength)
+    var carried: UnsafeMutablePointer<UInt64>? = nil
+    if factorY > rowsPerCarry {
+      do {
+        carried = try ScratchMemory.allocate(UInt64.self, count: rowLength)
+        carried!.initialize(repeating: 0, count: rowLength)
+      } catch {
+        ScratchMemory.release(sums)
+        throw error
+      }
+    }
+    self.width = width
+    self.channels = channels
+    self.factorX = max(1, factorX)
+    self.factorY = max(1, factorY)
+    self.premultiplying = premultiplying
+    outputWidth = (width + self.factorX - 1) / self.factorX
+    self.rowsPerCarry = rowsPerCarry
+    self.sums = sums
+    self.carried = carried
+  }
+
+  deinit {
+    ScratchMemory.release(sums)
+    if let carried { ScratchMemory.release(carried) }
+  }
+
+  /// Whether rows were added since the last output row (the last, partial block).
+  var hasPendingRows: Bool { rows > 0 }
+
+  /// Adds one input row.
+  /// - Parameter row: `width` pixels of 8-bit samples.
+  /// - Returns: Whether the row completed a block: call ``emitRow(into:)`` now.
+  mutating func add(_ row: UnsafePointer<UInt8>) -> Bool {
+    if rowsInSums == rowsPerCarry, let carried {
+      for i in 0..<(width * channels) { carried[i] &+= UInt64(sums[i]) }
+      sums.update(repeating: 0, count: width * channels)
+      rowsInSums = 0
+    }
+    switch (premultiplying, channels) {
+    case (true, 2): Self.addPremultiplied(row, to: sums, pixels: width, channels: 2)
+    case (true, _): Self.addPremultiplied(row, to: sums, pixels: width, channels: 4)
+    default: Self.add(row, to: sums, count: width * channels)
+    }
+    rows += 1
+    rowsInSums += 1
+    return rows == factorY
+  }
+
+  /// Writes the output row of the rows added since the last one, and starts the next block.
+  /// - Parameter out: `outputWidth` pixels.
+  mutating func emitRow(into out: UnsafeMutablePointer<UInt8>) {
+    let scale = premultiplying ? 255 : 1  // premultiplied sums carry a factor of 255
+    switch channels {
+    case 1: average(out, rows: rows * scale, channels: 1)
+    case 2: average(out, rows: rows * scale, channels: 2)
+    case 3: average(out, rows: rows * scale, channels: 3)
+    default: average(out, rows: rows * scale, channels: 4)
+    }
+    sums.update(repeating: 0, count: width * channels)
+    carried?.update(repeating: 0, count: width * channels)
+    rows = 0
+    rowsInSums = 0
   }
 
   /// Adds a row of samples to the column sums, sixteen at a time.
@@ -98,26 +196,43 @@ enum BoxShrink {
     }
   }
 
-  /// Sums each block of `factor` columns and writes the rounded means of one output row.
+  /// Sums each block of `factorX` columns and writes the rounded means of one output row.
+  /// - Parameters:
+  ///   - out: The output row.
+  ///   - rows: The rows in the block, times 255 for premultiplied sums.
+  ///   - channels: Constant at each call site so the loops unroll.
   @inline(__always)
-  static func average(
-    _ sums: UnsafePointer<UInt32>, _ out: UnsafeMutablePointer<UInt8>, width: Int, factor: Int, rows: Int,
-    channels: Int
-  ) {
-    let outWidth = (width + factor - 1) / factor
-    let fullScale = reciprocal(UInt32(factor * rows))
-    for ox in 0..<outWidth {
-      let first = ox * factor
-      let columns = min(factor, width - first)
-      let scale = columns == factor ? fullScale : reciprocal(UInt32(columns * rows))
-      var totals = SIMD4<UInt32>.zero
+  private func average(_ out: UnsafeMutablePointer<UInt8>, rows: Int, channels: Int) {
+    let fullCount = factorX * rows
+    let fullScale = fullCount <= Int(UInt32.max / 255) ? Self.reciprocal(UInt32(fullCount)) : 0
+    for ox in 0..<outputWidth {
+      let first = ox * factorX
+      let columns = min(factorX, width - first)
+      let count = columns == factorX ? fullCount : columns * rows
+      var totals = SIMD4<UInt64>.zero
       var column = sums + first * channels
       for _ in 0..<columns {
-        for c in 0..<channels { totals[c] &+= column[c] }
+        for c in 0..<channels { totals[c] &+= UInt64(column[c]) }
         column += channels
       }
-      for c in 0..<channels {
-        out[ox * channels + c] = UInt8(truncatingIfNeeded: (UInt64(totals[c]) &* scale &+ (1 << 31)) >> 32)
+      if let carried {
+        var wide = carried + first * channels
+        for _ in 0..<columns {
+          for c in 0..<channels { totals[c] &+= wide[c] }
+          wide += channels
+        }
+      }
+      if count <= Int(UInt32.max / 255) {
+        // Every total fits in 32 bits: a multiply by the rounded reciprocal divides exactly enough.
+        let scale = count == fullCount ? fullScale : Self.reciprocal(UInt32(count))
+        for c in 0..<channels {
+          out[ox * channels + c] = UInt8(truncatingIfNeeded: (totals[c] &* scale &+ (1 << 31)) >> 32)
+        }
+      } else {
+        let divisor = UInt64(count)
+        for c in 0..<channels {
+          out[ox * channels + c] = UInt8(truncatingIfNeeded: (totals[c] + divisor / 2) / divisor)
+        }
       }
     }
   }

@@ -1,3 +1,5 @@
+import ImageCodecs
+
 /// The horizontal half of the separable resize: each output column is a weighted sum of
 /// neighbouring intermediate columns. Because the intermediate is stored column by column, this
 /// is the same contiguous vector loop as the vertical pass (sixteen samples at once, every tap
@@ -17,14 +19,15 @@ enum HorizontalPass {
   ///   - unpremultiplying: The input has premultiplied alpha (two or four channels) and the output
   ///     should have straight alpha. Colour is divided by alpha at full precision, before rounding,
   ///     so faint pixels keep their colour and alpha overshoot does not tint the colour.
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when its column buffer cannot be allocated.
   static func run(
     input: ColumnMajorRows, channels: Int, weights: FilterWeights, output: UnsafeMutablePointer<UInt8>,
     outputStride: Int, unpremultiplying: Bool
-  ) {
+  ) throws(DecodeError) {
     let rounding = Int32(1) << (shift - 1)
     let raw = UnsafeRawPointer(input.samples)
-    let sums = UnsafeMutablePointer<Int32>.allocate(capacity: input.columnStride)
-    defer { sums.deallocate() }
+    let sums = try ScratchMemory.allocate(Int32.self, count: input.columnStride)
+    defer { ScratchMemory.release(sums) }
     weights.weights.withUnsafeBufferPointer { allWeights in
       for column in 0..<weights.outputCount {
         let first = Int(weights.starts[column]) * input.columnStride * 2

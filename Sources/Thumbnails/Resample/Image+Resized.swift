@@ -10,8 +10,10 @@ extension Image {
   ///   - height: The new height, at least 1.
   ///   - filter: The resampling filter.
   /// - Returns: The resized image, same pixel format and orientation.
+  /// - Throws: ``DecodeError`` of kind ``DecodeError/Kind/outOfMemory`` when the result or a
+  ///   working buffer cannot be allocated.
   /// - Precondition: The pixel format is 8-bit (gray8, grayAlpha8, rgb8 or rgba8).
-  public func resized(width: Int, height: Int, filter: ResampleFilter = .lanczos3) -> Image {
+  public func resized(width: Int, height: Int, filter: ResampleFilter = .lanczos3) throws(DecodeError) -> Image {
     precondition(
       pixelFormat.bytesPerSample == 1, "resizing needs an 8-bit pixel format, not \(pixelFormat)")
     let width = Swift.max(1, width)
@@ -23,8 +25,7 @@ extension Image {
       filter: filter, inputCount: self.height, inputExtent: Double(self.height),
       outputCount: height,
       window: 0..<height)
-    var working = self
-    PremultipliedAlpha.premultiply(&working)
-    return SeparableResampler.resample(working, horizontal: horizontal, vertical: vertical, unpremultiplying: true)
+    let working = try PremultipliedAlpha.premultiplied(self)
+    return try SeparableResampler.resample(working, horizontal: horizontal, vertical: vertical, unpremultiplying: true)
   }
 }

@@ -16,6 +16,30 @@ enum PremultipliedAlpha {
     }
   }
 
+  /// A premultiplied copy in a buffer of its own (the source is not written): `c * a / 255`,
+  /// rounded. Images without alpha are returned as they are.
+  /// - Parameter image: Any 8-bit image.
+  /// - Returns: The premultiplied image.
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the copy cannot be allocated.
+  static func premultiplied(_ image: Image) throws(DecodeError) -> Image {
+    guard image.hasAlpha else { return image }
+    let channels = image.pixelFormat.channelCount
+    var result = try Image(
+      allocatingWidth: image.width, height: image.height, pixelFormat: image.pixelFormat,
+      orientation: image.orientation)
+    let (inStride, outStride, rowLength) = (image.bytesPerRow, result.bytesPerRow, image.width * channels)
+    image.withUnsafeBytes { inBytes in
+      result.withUnsafeMutableBytes { outBytes in
+        for y in 0..<image.height {
+          (outBytes.baseAddress! + y * outStride).copyMemory(
+            from: inBytes.baseAddress! + y * inStride, byteCount: rowLength)
+        }
+      }
+    }
+    premultiply(&result)
+    return result
+  }
+
   /// Divides colour by alpha again after filtering: `c * 255 / a`, rounded and clamped (filter
   /// overshoot can push colour above alpha). Fully transparent pixels become 0.
   /// - Parameter image: gray+alpha or RGBA, 8-bit, premultiplied.
@@ -40,11 +64,12 @@ enum PremultipliedAlpha {
   /// Composites premultiplied pixels over white and drops alpha: `c + 255 - a`.
   /// - Parameter image: gray+alpha or RGBA, 8-bit, premultiplied.
   /// - Returns: gray8 or rgb8; `image` itself when it has no alpha.
-  static func flattenedOverWhite(_ image: Image) -> Image {
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the result cannot be allocated.
+  static func flattenedOverWhite(_ image: Image) throws(DecodeError) -> Image {
     guard image.hasAlpha else { return image }
     let channels = image.pixelFormat.channelCount
     let opaqueFormat: PixelFormat = channels == 2 ? .gray8 : .rgb8
-    var result = Image(width: image.width, height: image.height, pixelFormat: opaqueFormat)
+    var result = try Image(allocatingWidth: image.width, height: image.height, pixelFormat: opaqueFormat)
     let (inStride, outStride) = (image.bytesPerRow, result.bytesPerRow)
     image.withUnsafeBytes { inBytes in
       result.withUnsafeMutableBytes { outBytes in

@@ -13,24 +13,25 @@ enum SeparableResampler {
   ///   - unpremultiplying: `image` has premultiplied alpha and the result should have straight alpha
   ///     (divided at full precision inside the horizontal pass).
   /// - Returns: The resampled image, same pixel format and orientation.
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the result or a working buffer cannot be allocated.
   static func resample(_ image: Image, horizontal: FilterWeights, vertical: FilterWeights, unpremultiplying: Bool)
-    -> Image
+    throws(DecodeError) -> Image
   {
     let channels = image.pixelFormat.channelCount
-    var result = Image(
-      width: horizontal.outputCount, height: vertical.outputCount, pixelFormat: image.pixelFormat,
+    var result = try Image(
+      allocatingWidth: horizontal.outputCount, height: vertical.outputCount, pixelFormat: image.pixelFormat,
       orientation: image.orientation)
-    let intermediate = ColumnMajorRows(columns: image.width, rows: vertical.outputCount, channels: channels)
+    let intermediate = try ColumnMajorRows(columns: image.width, rows: vertical.outputCount, channels: channels)
     defer { intermediate.deallocate() }
     let inStride = image.bytesPerRow
     let outStride = result.bytesPerRow
-    image.withUnsafeBytes { inBytes in
-      VerticalPass.run(
+    try image.withUnsafeBytes { (inBytes) throws(DecodeError) in
+      try VerticalPass.run(
         input: inBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), inputStride: inStride, width: image.width,
         channels: channels, weights: vertical, output: intermediate)
     }
-    result.withUnsafeMutableBytes { outBytes in
-      HorizontalPass.run(
+    try result.withUnsafeMutableBytes { (outBytes) throws(DecodeError) in
+      try HorizontalPass.run(
         input: intermediate, channels: channels, weights: horizontal,
         output: outBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), outputStride: outStride,
         unpremultiplying: unpremultiplying && image.hasAlpha)

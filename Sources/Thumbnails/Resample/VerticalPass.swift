@@ -1,3 +1,5 @@
+import ImageCodecs
+
 /// The vertical half of the separable resize: each output row is a weighted sum of whole input
 /// rows. Sixteen samples of a row are filtered at once through every tap with the sums held in
 /// vector registers, so the input is read once per tap.
@@ -29,17 +31,18 @@ enum VerticalPass {
   ///   - channels: Interleaved channels per pixel.
   ///   - weights: The taps along y.
   ///   - output: The intermediate, `width` columns of `weights.outputCount` pixels.
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when its row buffer cannot be allocated.
   static func run(
     input: UnsafePointer<UInt8>, inputStride: Int, width: Int, channels: Int, weights: FilterWeights,
     output: ColumnMajorRows
-  ) {
+  ) throws(DecodeError) {
     let shift = Int32(FilterWeights.fractionBits - intermediateFractionBits)
     let rounding = Int32(1) << (shift - 1)
     let raw = UnsafeRawPointer(input)
     let rowLength = width * channels
     // One filtered row, stored contiguously, then spread into the columns pixel by pixel.
-    let row = UnsafeMutablePointer<Int16>.allocate(capacity: rowLength + 16)
-    defer { row.deallocate() }
+    let row = try ScratchMemory.allocate(Int16.self, count: rowLength + 16)
+    defer { ScratchMemory.release(row) }
     let rowBytes = UnsafeMutableRawPointer(row)
     weights.weights.withUnsafeBufferPointer { allWeights in
       for y in 0..<weights.outputCount {
