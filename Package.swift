@@ -55,7 +55,8 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "ImgfetchCLI", "ImageCodecs", "Thumbnails", "imgfetch", "imgfetch-fetch", "FixtureSupport", "ParseFixtureSupport",
+        "ImgfetchCLI", "ImageCodecs", "Thumbnails", "imgfetch", "imgfetch-fetch", "FixtureSupport",
+        "ParseFixtureSupport",
       ]),
     .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport"]),
     // The decode-throughput harness (benchmarks/README.md): imgbench, the C ceiling it runs beside

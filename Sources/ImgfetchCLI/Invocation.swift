@@ -125,7 +125,8 @@ public struct Invocation: Sendable {
       if operands.count != 1 { throw UsageError("decode needs exactly one FILE") }
     case .cache:
       guard operands.count == 1, ["stats", "clear", "gc"].contains(operands[0]) else {
-        throw UsageError("cache needs one of: stats, clear, gc\(operands.isEmpty ? "" : " (got \(operands.joined(separator: " ")))")")
+        throw UsageError(
+          "cache needs one of: stats, clear, gc\(operands.isEmpty ? "" : " (got \(operands.joined(separator: " ")))")")
       }
       if parsed.value("max-age") != nil && operands[0] != "gc" { throw UsageError("--max-age goes with cache gc") }
     case .help, .version: break

@@ -90,7 +90,9 @@ public struct ThumbnailRequest: OptionValues {
     }
     var options = ThumbnailOptions(size: size, limits: try LimitOptions(parsed).decodeLimits)
     if let fit = parsed.value("fit") {
-      guard let value = ThumbnailFit(rawValue: fit) else { throw UsageError("--fit must be inside or cover (got \(fit))") }
+      guard let value = ThumbnailFit(rawValue: fit) else {
+        throw UsageError("--fit must be inside or cover (got \(fit))")
+      }
       options.fit = value
     }
     if let filter = parsed.value("filter") {

@@ -4,6 +4,7 @@ import ImageFetch
 import ImgfetchCLI
 import ParseFetch
 import Synchronization
+import SystemFiles
 
 /// `imgfetch [options] SOURCE...` and `imgfetch --class C --column COL` when a source needs the
 /// network: makes sure each source is downloaded, validated and cached (local files among them are
@@ -13,6 +14,13 @@ enum FetchCommand {
   static func run(_ invocation: Invocation) async throws(UsageError) -> ExitCode {
     let settings = try FetchSettings(invocation, environment: ProcessInfo.processInfo.environment)
     let fetcher: ImageFetcher
+    // A cache directory that cannot be made is a local file-system failure: its path and the
+    // system's reason, exit 5.
+    let directory = (settings.cacheDirectory ?? DiskCache.defaultDirectory()).path
+    do { try Directory.create(directory) } catch {
+      Console.error("cannot use the cache directory: \(error)")
+      return .fileSystem
+    }
     do {
       let cache = try DiskCache(directory: settings.cacheDirectory)
       fetcher = try ImageFetcher(

@@ -29,7 +29,8 @@ import Testing
 
   @Test func aMisspeltOptionIsNamedWhateverTheSources() throws {
     for arguments in [
-      ["Photo/abc", "--column", "image", "--bogus"], ["--bogus", "photo.jpg"], ["https://example.com/a.jpg", "--bogus"],
+      ["Photo/abc", "--column", "image", "--bogus"], ["--bogus", "photo.jpg"],
+      ["https://example.com/a.jpg", "--bogus"],
     ] {
       let result = try runImgfetch(arguments)
       #expect(result.status == 1)
@@ -94,13 +95,15 @@ import Testing
     let blocker = scratch.appendingPathComponent("a-file")
     try Data("x".utf8).write(to: blocker)
     let noCache = try runImgfetch(
-      FetchCommandTests.arguments(fixture, cache: blocker.appendingPathComponent("cache"), ["Photo/aaaaaaaaaa", "--column", "MainImage"]))
+      FetchCommandTests.arguments(
+        fixture, cache: blocker.appendingPathComponent("cache"), ["Photo/aaaaaaaaaa", "--column", "MainImage"]))
     #expect(noCache.status == 5, "\(noCache.stderrText)")
     #expect(noCache.stderrText.contains(blocker.path) && !noCache.stderrText.contains("NSCocoaErrorDomain"))
     // An invalid --where is a usage error before any request.
     let cache = scratch.appendingPathComponent("cache")
     let badWhere = try runImgfetch(
-      FetchCommandTests.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage", "--where", "{nope"]))
+      FetchCommandTests.arguments(
+        fixture, cache: cache, ["--class", "Photo", "--column", "MainImage", "--where", "{nope"]))
     #expect(badWhere.status == 1 && badWhere.stderrText.contains("--where must be a JSON object"))
     #expect(try await fixture.requests("classes/Photo") == 0)
     // One item that failed exits with its own code, not "some failed".
@@ -125,7 +128,10 @@ import Testing
     defer { try? FileManager.default.removeItem(at: scratch) }
     let copy = scratch.appendingPathComponent("photo.jpg").path
     try FileManager.default.copyItem(atPath: Fixtures.image("testorig.jpg"), toPath: copy)
-    for arguments in [["verify", png], ["info", png], ["decode", png, "-o", scratch.path + "/p.raw"], [png], ["--thumbnail", "32", copy]] {
+    for arguments in [
+      ["verify", png], ["info", png], ["decode", png, "-o", scratch.path + "/p.raw"], [png],
+      ["--thumbnail", "32", copy],
+    ] {
       let result = try runImgfetch(arguments, environment: ["LD_DEBUG": "libs"])
       #expect(result.status == 0, "\(arguments)")
       let loaded = result.stderrText.split(separator: "\n").filter { $0.contains("calling init:") }
@@ -135,11 +141,13 @@ import Testing
       }
     }
     // A URL needs the network executable, which the codec-only one execs.
-    let url = try runImgfetch(["http://127.0.0.1:9/x.jpg", "--retries", "0", "--cache-dir", scratch.path], environment: ["LD_DEBUG": "libs"])
+    let url = try runImgfetch(
+      ["http://127.0.0.1:9/x.jpg", "--retries", "0", "--cache-dir", scratch.path], environment: ["LD_DEBUG": "libs"])
     #expect(url.status == 3)
     #expect(url.stderrText.contains("libFoundationNetworking"))
     // imgfetch-fetch runs local commands too.
-    let direct = try runProcess(Fixtures.productsDirectory.appendingPathComponent("imgfetch-fetch").path, ["verify", png])
+    let direct = try runProcess(
+      Fixtures.productsDirectory.appendingPathComponent("imgfetch-fetch").path, ["verify", png])
     #expect(direct.status == 0 && direct.stdoutText == "\(png): OK\n")
   }
 }

@@ -43,7 +43,8 @@ import Thumbnails
       #expect(run.status == 0)
       // The name carries the size asked for; the 32x32 PNG is not enlarged.
       let thumbnails = [
-        Self.thumbnailPath(sources[0], .longestSide(256)), Self.thumbnailPath(sources[1], .longestSide(256), format: .png),
+        Self.thumbnailPath(sources[0], .longestSide(256)),
+        Self.thumbnailPath(sources[1], .longestSide(256), format: .png),
       ]
       #expect(run.stdoutText == "\(sources[0])\t\(thumbnails[0])\n\(sources[1])\t\(thumbnails[1])\n")
       #expect(thumbnails.allSatisfy { FileManager.default.fileExists(atPath: $0) })
