@@ -134,7 +134,7 @@ imc_decoder *imc_decoder_open_file(const char *path, const imc_request *request,
                                    imc_status *status) {
   imc_decoder *decoder = new_decoder(request, status);
   if (!decoder) return NULL;
-  decoder->source.file = fopen(path, "rb");
+  decoder->source.file = fopen(path, "rbe");
   if (!decoder->source.file) {
     imc_status_setf(status, IMC_ERR_IO, "%s", strerror(errno));
     free(decoder);
@@ -194,6 +194,15 @@ int32_t imc_decoder_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes
   switch (decoder->format) {
   case IMC_FORMAT_PNG: return imc_png_read(decoder, pixels, row_bytes, status);
   case IMC_FORMAT_JPEG: return imc_jpeg_read(decoder, pixels, row_bytes, status);
+  default: imc_status_set(status, IMC_ERR_ARGUMENT, "decoder is not open"); return status->code;
+  }
+}
+
+int32_t imc_decoder_validate(imc_decoder *decoder, imc_status *status) {
+  memset(status, 0, sizeof *status);
+  switch (decoder->format) {
+  case IMC_FORMAT_PNG: return imc_png_validate(decoder, status);
+  case IMC_FORMAT_JPEG: return imc_jpeg_validate(decoder, status);
   default: imc_status_set(status, IMC_ERR_ARGUMENT, "decoder is not open"); return status->code;
   }
 }

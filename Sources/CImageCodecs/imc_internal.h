@@ -26,6 +26,25 @@ typedef struct {
 #define IMC_DEFAULT_MAX_SCANS 500
 #define IMC_DEFAULT_MAX_CHUNK_BYTES ((uint64_t)8000000)
 
+/* Follows the chunk framing of a PNG stream as its bytes pass by (before libpng sees them), so that
+ * limits are checked from lengths and the IHDR alone, before libpng allocates anything:
+ * - an ancillary chunk whose length is over max_chunk_bytes is IMC_ERR_LIMIT (libpng 1.6 only
+ *   *warns* "chunk data is too large" and then allocates the length it was given);
+ * - an IHDR over the size limits is IMC_ERR_LIMIT as soon as its size fields have passed.
+ * Damage it cannot judge (a bad length, CRC, order) is left to libpng. */
+typedef struct {
+  uint64_t position;    /* stream bytes seen */
+  uint64_t chunk_start; /* where the chunk being collected starts */
+  uint64_t next_chunk;  /* where the next chunk header starts */
+  uint8_t collected[16];
+  uint32_t fill;
+  int done; /* IEND seen or the framing is broken: stop looking */
+} imc_png_framer;
+
+/* Scans `count` more bytes of the stream; returns IMC_OK or sets `status` to the limit error. */
+int32_t imc_png_framer_scan(imc_png_framer *framer, const uint8_t *data, size_t count, const imc_request *request,
+                            imc_status *status);
+
 typedef struct imc_png_session imc_png_session;
 typedef struct imc_jpeg_session imc_jpeg_session;
 
@@ -55,10 +74,12 @@ size_t imc_source_read(imc_source *source, uint8_t *out, size_t n);
 /* Format back ends. Each open reads the header into decoder->info; each read fills the pixels. */
 int32_t imc_png_open(imc_decoder *decoder, imc_status *status);
 int32_t imc_png_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status);
+int32_t imc_png_validate(imc_decoder *decoder, imc_status *status);
 void imc_png_close(imc_decoder *decoder);
 
 int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status);
 int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status);
+int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status);
 void imc_jpeg_close(imc_decoder *decoder);
 
 #endif

@@ -2,8 +2,8 @@
  *
  * Why a shim: libjpeg reports errors by calling error_exit, which must not return; the only safe
  * way out is a longjmp to a setjmp in C, so every libjpeg call sits in a function here. Warnings
- * are counted instead of printed: a truncated or corrupt stream only *warns* in libjpeg, and a
- * strict decode turns the warnings that mean lost pixels into errors. APP1/APP2 markers are read
+ * are never printed: a truncated or corrupt stream only *warns* in libjpeg, and a strict decode
+ * turns the warnings that mean lost pixels into errors. APP1/APP2 markers are read
  * by our own processors so that a file full of markers cannot make libjpeg store them all.
  */
 #include "imc_internal.h"
@@ -17,6 +17,12 @@
 #include <string.h>
 
 #define MARKER_BUFFER_SIZE 65536
+
+/* The colour space codes imc_info.color_type carries (and Swift maps) are libjpeg's own. */
+_Static_assert(IMC_JPEG_COLOR_GRAY == JCS_GRAYSCALE && IMC_JPEG_COLOR_RGB == JCS_RGB &&
+                   IMC_JPEG_COLOR_YCBCR == JCS_YCbCr && IMC_JPEG_COLOR_CMYK == JCS_CMYK &&
+                   IMC_JPEG_COLOR_YCCK == JCS_YCCK,
+               "IMC_JPEG_COLOR_* must equal J_COLOR_SPACE");
 
 struct imc_jpeg_session {
   struct jpeg_decompress_struct cinfo;
@@ -79,12 +85,8 @@ static int harmless_warning(int msg_code) {
 static void on_emit_message(j_common_ptr cinfo, int level) {
   if (level >= 0) return; /* trace messages */
   struct imc_jpeg_session *session = session_of(cinfo);
-  imc_status *status = session->status;
-  status->warnings++;
   int msg_code = cinfo->err->msg_code;
-  if (harmless_warning(msg_code)) return;
-  status->lost_data_warnings++;
-  if (session->lenient) return;
+  if (harmless_warning(msg_code) || session->lenient) return;
   char message[JMSG_LENGTH_MAX];
   cinfo->err->format_message(cinfo, message);
   int truncated = msg_code == JWRN_JPEG_EOF || msg_code == JWRN_HIT_MARKER;
@@ -247,6 +249,8 @@ int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
   jpeg_calc_output_dimensions(cinfo);
   info->output_width = cinfo->output_width;
   info->output_height = cinfo->output_height;
+  /* Scales above 8/8 enlarge: the output, not only the stored size, must be within the limits. */
+  if (imc_check_limits(&decoder->request, info->output_width, info->output_height, status)) return status->code;
   return IMC_OK;
 }
 
@@ -290,6 +294,20 @@ int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, i
       jpeg_read_scanlines(cinfo, rows, count);
     }
   }
+  jpeg_finish_decompress(cinfo);
+  return IMC_OK;
+}
+
+int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  session->status = status;
+  if (setjmp(session->jump)) return status->code;
+  jpeg_start_decompress(cinfo);
+  /* One row in libjpeg's own pool: released with the decompressor, also after a longjmp. */
+  JSAMPARRAY row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE,
+                                                cinfo->output_width * (JDIMENSION)cinfo->output_components, 1);
+  while (cinfo->output_scanline < cinfo->output_height) jpeg_read_scanlines(cinfo, row, 1);
   jpeg_finish_decompress(cinfo);
   return IMC_OK;
 }

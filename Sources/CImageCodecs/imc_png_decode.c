@@ -2,9 +2,12 @@
  *
  * Why a shim: libpng reports errors through a function that must not return (it would abort the
  * process), so errors longjmp to a setjmp in the C function that called libpng. Warnings are
- * counted, never printed. User limits and the ancillary-chunk memory limit are set before the
- * header is read, so a 65535x65535 header or a zTXt/iCCP bomb costs milliseconds, not memory.
- * Text chunks are skipped unread: nothing in imgfetch uses them.
+ * neither printed nor counted. Limits are checked on the bytes as they pass to libpng (see
+ * imc_png_framer): a 65535x65535 IHDR or a chunk header claiming 2 GB costs microseconds, not
+ * memory, and libpng's own chunk malloc limit defuses zTXt/iCCP decompression bombs. Ancillary
+ * chunks imgfetch never uses (everything but tRNS, iCCP and eXIf) are skipped unread.
+ * The kind of an error comes from state we keep (our own limit checks, a failed allocation, the
+ * end of the data), never from libpng's message text.
  */
 #include "imc_internal.h"
 
@@ -13,53 +16,143 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The colour types imc_info.color_type carries (and Swift maps) are the IHDR's own. */
+_Static_assert(IMC_PNG_COLOR_GRAY == PNG_COLOR_TYPE_GRAY && IMC_PNG_COLOR_RGB == PNG_COLOR_TYPE_RGB &&
+                   IMC_PNG_COLOR_PALETTE == PNG_COLOR_TYPE_PALETTE &&
+                   IMC_PNG_COLOR_GRAY_ALPHA == PNG_COLOR_TYPE_GRAY_ALPHA && IMC_PNG_COLOR_RGBA == PNG_COLOR_TYPE_RGBA,
+               "IMC_PNG_COLOR_* must equal PNG_COLOR_TYPE_*");
+
+static uint32_t read_be32(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* Judges one chunk header (and, for IHDR, its size fields) once collected. */
+static int32_t framer_judge(imc_png_framer *framer, const imc_request *request, imc_status *status) {
+  const uint8_t *type = framer->collected + 4;
+  uint32_t length = read_be32(framer->collected);
+  int letters = 1;
+  for (int i = 0; i < 4; i++) letters &= (type[i] >= 'A' && type[i] <= 'Z') || (type[i] >= 'a' && type[i] <= 'z');
+  if (length > 0x7fffffffu || !letters) {
+    framer->done = 1; /* libpng rejects the length or the type itself, before the length matters */
+    return IMC_OK;
+  }
+  if ((type[0] & 0x20) && length > request->max_chunk_bytes) {
+    framer->done = 1;
+    imc_status_setf(status, IMC_ERR_LIMIT, "PNG chunk %.4s is %u bytes, over the %llu-byte chunk limit", (const char *)type, length,
+                    (unsigned long long)request->max_chunk_bytes);
+    return status->code;
+  }
+  if (framer->fill == 16) {
+    uint32_t width = read_be32(framer->collected + 8), height = read_be32(framer->collected + 12);
+    imc_status probe = {0};
+    if (width > 0 && height > 0 && imc_check_limits(request, width, height, &probe)) {
+      framer->done = 1;
+      *status = probe;
+      return status->code;
+    }
+  }
+  if (memcmp(type, "IEND", 4) == 0) framer->done = 1;
+  framer->next_chunk = framer->chunk_start + 12 + (uint64_t)length;
+  framer->fill = 0;
+  return IMC_OK;
+}
+
+int32_t imc_png_framer_scan(imc_png_framer *framer, const uint8_t *data, size_t count, const imc_request *request,
+                            imc_status *status) {
+  if (framer->next_chunk == 0) framer->next_chunk = 8; /* after the signature */
+  while (count > 0 && !framer->done) {
+    if (framer->fill == 0 && framer->position < framer->next_chunk) {
+      uint64_t gap = framer->next_chunk - framer->position;
+      size_t skip = gap < count ? (size_t)gap : count;
+      framer->position += skip;
+      data += skip;
+      count -= skip;
+      continue;
+    }
+    if (framer->fill == 0) framer->chunk_start = framer->position;
+    framer->collected[framer->fill++] = *data++;
+    framer->position++;
+    count--;
+    if (framer->fill == 8) {
+      /* IHDR: also collect width and height before judging. */
+      if (memcmp(framer->collected + 4, "IHDR", 4) == 0 && read_be32(framer->collected) >= 8) continue;
+      if (framer_judge(framer, request, status) != IMC_OK) return status->code;
+    } else if (framer->fill == 16) {
+      if (framer_judge(framer, request, status) != IMC_OK) return status->code;
+    }
+  }
+  return IMC_OK;
+}
+
 struct imc_png_session {
   png_structp png;
   png_infop info;
   imc_status *status;
   imc_source *source;
-  int32_t code_on_error; /* our own reason, when we stop libpng ourselves */
+  const imc_request *request;
+  imc_png_framer framer;
+  int32_t code_on_error; /* our own reason (a read error), when we stop libpng ourselves */
+  int allocation_failed; /* an allocation failed and libpng has not (yet) survived it with a warning */
+  int passes;            /* 7 for Adam7 with interlace handling, else 1 */
+  int owns_row;          /* rows[0] is our scratch row (validation), freed at close */
   png_bytep *rows;
 };
 
+/* The kind of a libpng error, from what we know of the session's state. */
+static int32_t code_from_state(struct imc_png_session *session) {
+  if (session->code_on_error != IMC_OK) return session->code_on_error;
+  if (session->allocation_failed) return IMC_ERR_NO_MEMORY;
+  if (session->source->hit_end) return IMC_ERR_TRUNCATED;
+  return IMC_ERR_CORRUPT;
+}
+
 static void on_error(png_structp png, png_const_charp message) {
   struct imc_png_session *session = png_get_error_ptr(png);
-  imc_status *status = session->status;
-  if (status->code == IMC_OK) {
-    int32_t code = session->code_on_error;
-    if (code == IMC_OK) {
-      if (session->source->hit_end) code = IMC_ERR_TRUNCATED;
-      else if (strstr(message, "user limit") || strstr(message, "exceeds") || strstr(message, "too large"))
-        code = IMC_ERR_LIMIT;
-      else if (strstr(message, "out of memory") || strstr(message, "Out of memory"))
-        code = IMC_ERR_NO_MEMORY;
-      else
-        code = IMC_ERR_CORRUPT;
-    }
-    imc_status_set(status, code, message);
-  }
+  /* A status already set is our own stop (a limit from the framer): keep it. */
+  if (session->status->code == IMC_OK) imc_status_set(session->status, code_from_state(session), message);
   png_longjmp(png, 1);
 }
 
 static void on_warning(png_structp png, png_const_charp message) {
+  (void)message;
+  /* libpng turned whatever failed into a warning and carries on (an ancillary chunk is dropped): an
+   * allocation that failed before it is survived, not a reason to call a later error out-of-memory. */
   struct imc_png_session *session = png_get_error_ptr(png);
-  session->status->warnings++;
-  /* libpng warns "exceeds user limit" and then fails with "Invalid IHDR data": report the limit. */
-  if (strstr(message, "user limit") && session->code_on_error == IMC_OK) {
-    session->code_on_error = IMC_ERR_LIMIT;
-    imc_status_set(session->status, IMC_ERR_LIMIT, message);
-  }
+  session->allocation_failed = 0;
+}
+
+static png_voidp on_malloc(png_structp png, png_alloc_size_t size) {
+  struct imc_png_session *session = png_get_mem_ptr(png);
+  void *pointer = malloc(size);
+  if (!pointer && session) session->allocation_failed = 1;
+  return pointer;
+}
+
+static void on_free(png_structp png, png_voidp pointer) {
+  (void)png;
+  free(pointer);
 }
 
 static void on_read(png_structp png, png_bytep out, size_t count) {
   struct imc_png_session *session = png_get_io_ptr(png);
-  if (imc_source_read(session->source, out, count) != count) {
-    if (session->source->file && ferror(session->source->file)) session->code_on_error = IMC_ERR_IO;
-    png_error(png, session->source->file && ferror(session->source->file) ? "Read error" : "Unexpected end of data");
+  size_t got = imc_source_read(session->source, out, count);
+  if (imc_png_framer_scan(&session->framer, out, got, session->request, session->status) != IMC_OK)
+    png_error(png, session->status->message);
+  if (got != count) {
+    int failed = session->source->file && ferror(session->source->file);
+    if (failed) session->code_on_error = IMC_ERR_IO;
+    png_error(png, failed ? "Read error" : "Unexpected end of data");
   }
 }
 
-static const png_byte text_chunks[] = {'t', 'E', 'X', 't', '\0', 'z', 'T', 'X', 't', '\0', 'i', 'T', 'X', 't', '\0'};
+/* The ancillary chunks libpng knows and imgfetch never uses: skipped unread, like unknown ones.
+ * Kept: tRNS (pixels), iCCP (ImageHeader.hasICCProfile), eXIf (orientation). */
+static const png_byte unused_chunks[] = {
+    'b', 'K', 'G', 'D', '\0', 'c', 'H', 'R', 'M', '\0', 'g', 'A', 'M', 'A', '\0', 'h', 'I', 'S', 'T', '\0',
+    'i', 'T', 'X', 't', '\0', 'o', 'F', 'F', 's', '\0', 'p', 'C', 'A', 'L', '\0', 'p', 'H', 'Y', 's', '\0',
+    's', 'B', 'I', 'T', '\0', 's', 'C', 'A', 'L', '\0', 's', 'P', 'L', 'T', '\0', 's', 'R', 'G', 'B', '\0',
+    's', 'T', 'E', 'R', '\0', 't', 'E', 'X', 't', '\0', 't', 'I', 'M', 'E', '\0', 'z', 'T', 'X', 't', '\0',
+};
 
 /* The layout a request produces from this header. */
 static int32_t choose_layout(int32_t want, int color_type, int bit_depth, int has_trns) {
@@ -105,7 +198,6 @@ static void set_transforms(png_structp png, int32_t layout, int color_type, int 
   int source_alpha = (color_type & PNG_COLOR_MASK_ALPHA) || (has_trns && want_alpha);
   if (want_alpha && !source_alpha) png_set_add_alpha(png, layout_is_wide(layout) ? 0xffff : 0xff, PNG_FILLER_AFTER);
   if (!want_alpha && (color_type & PNG_COLOR_MASK_ALPHA)) png_set_strip_alpha(png);
-  png_set_interlace_handling(png);
 }
 
 int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
@@ -117,7 +209,9 @@ int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
   decoder->png = session;
   session->status = status;
   session->source = &decoder->source;
-  session->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, session, on_error, on_warning);
+  session->request = &decoder->request;
+  session->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, session, on_error, on_warning, session, on_malloc,
+                                          on_free);
   if (!session->png) {
     imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory");
     return status->code;
@@ -132,10 +226,12 @@ int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
   if (setjmp(png_jmpbuf(png))) return status->code;
   const imc_request *request = &decoder->request;
   png_set_read_fn(png, session, on_read);
-  png_set_user_limits(png, request->max_width, request->max_height);
+  /* Our framer checks the size limits first; libpng's own would only warn, then fail as corrupt. */
+  png_set_user_limits(png, 0x7fffffffu, 0x7fffffffu);
   png_set_chunk_cache_max(png, 1000);
   png_set_chunk_malloc_max(png, (png_alloc_size_t)request->max_chunk_bytes);
-  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, text_chunks, 3);
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, unused_chunks, (int)(sizeof unused_chunks / 5));
   png_read_info(png, info);
 
   png_uint_32 width, height;
@@ -158,6 +254,7 @@ int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
   if (imc_check_limits(request, width, height, status)) return status->code;
   out->output_layout = choose_layout(request->want, color_type, bit_depth, has_trns);
   set_transforms(png, out->output_layout, color_type, bit_depth, has_trns);
+  session->passes = png_set_interlace_handling(png);
   png_read_update_info(png, info);
   size_t expected = (size_t)width * imc_layout_bytes_per_pixel(out->output_layout);
   if (png_get_rowbytes(png, info) != expected) {
@@ -184,9 +281,30 @@ int32_t imc_png_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, im
   return IMC_OK;
 }
 
+int32_t imc_png_validate(imc_decoder *decoder, imc_status *status) {
+  struct imc_png_session *session = decoder->png;
+  png_structp png = session->png;
+  session->status = status;
+  uint32_t height = decoder->info.output_height;
+  /* One row, kept in the session (freed at close) so that a longjmp cannot leak it. */
+  session->rows = malloc(sizeof(png_bytep));
+  if (session->rows) session->rows[0] = malloc(png_get_rowbytes(png, session->info));
+  if (!session->rows || !session->rows[0]) {
+    imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory");
+    return status->code;
+  }
+  session->owns_row = 1;
+  if (setjmp(png_jmpbuf(png))) return status->code;
+  for (int pass = 0; pass < session->passes; pass++)
+    for (uint32_t y = 0; y < height; y++) png_read_row(png, session->rows[0], NULL);
+  png_read_end(png, NULL);
+  return IMC_OK;
+}
+
 void imc_png_close(imc_decoder *decoder) {
   struct imc_png_session *session = decoder->png;
   if (session->png) png_destroy_read_struct(&session->png, session->info ? &session->info : NULL, NULL);
+  if (session->owns_row && session->rows) free(session->rows[0]);
   free(session->rows);
   free(session);
   decoder->png = NULL;

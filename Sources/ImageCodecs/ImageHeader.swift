@@ -67,11 +67,11 @@ public struct ImageHeader: Sendable, Equatable {
     if format == .png {
       colorType =
         switch info.color_type {
-        case 0: .gray
-        case 2: .rgb
-        case 3: .palette
-        case 4: .grayAlpha
-        case 6: .rgba
+        case Int32(IMC_PNG_COLOR_GRAY): .gray
+        case Int32(IMC_PNG_COLOR_RGB): .rgb
+        case Int32(IMC_PNG_COLOR_PALETTE): .palette
+        case Int32(IMC_PNG_COLOR_GRAY_ALPHA): .grayAlpha
+        case Int32(IMC_PNG_COLOR_RGBA): .rgba
         default: .unknown
         }
       hasAlpha = info.has_transparency != 0
@@ -79,11 +79,11 @@ public struct ImageHeader: Sendable, Equatable {
     } else {
       colorType =
         switch info.color_type {
-        case 1: .gray
-        case 2: .rgb
-        case 3: .ycbcr
-        case 4: .cmyk
-        case 5: .ycck
+        case Int32(IMC_JPEG_COLOR_GRAY): .gray
+        case Int32(IMC_JPEG_COLOR_RGB): .rgb
+        case Int32(IMC_JPEG_COLOR_YCBCR): .ycbcr
+        case Int32(IMC_JPEG_COLOR_CMYK): .cmyk
+        case Int32(IMC_JPEG_COLOR_YCCK): .ycck
         default: .unknown
         }
       hasAlpha = false

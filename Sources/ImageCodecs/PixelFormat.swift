@@ -59,5 +59,32 @@ public enum PixelFormat: Int, Sendable, CaseIterable, CustomStringConvertible {
     }
   }
 
-  init?(layout: Int32) { self.init(rawValue: Int(layout)) }
+  /// The format of a C layout code (`IMC_LAYOUT_*`), named rather than mirrored as a number.
+  init?(layout: Int32) {
+    switch layout {
+    case Int32(IMC_LAYOUT_GRAY8): self = .gray8
+    case Int32(IMC_LAYOUT_GRAYALPHA8): self = .grayAlpha8
+    case Int32(IMC_LAYOUT_RGB8): self = .rgb8
+    case Int32(IMC_LAYOUT_RGBA8): self = .rgba8
+    case Int32(IMC_LAYOUT_GRAY16): self = .gray16
+    case Int32(IMC_LAYOUT_GRAYALPHA16): self = .grayAlpha16
+    case Int32(IMC_LAYOUT_RGB16): self = .rgb16
+    case Int32(IMC_LAYOUT_RGBA16): self = .rgba16
+    default: return nil
+    }
+  }
+
+  /// The C layout code (`IMC_LAYOUT_*`) of this format.
+  var layout: Int32 {
+    switch self {
+    case .gray8: Int32(IMC_LAYOUT_GRAY8)
+    case .grayAlpha8: Int32(IMC_LAYOUT_GRAYALPHA8)
+    case .rgb8: Int32(IMC_LAYOUT_RGB8)
+    case .rgba8: Int32(IMC_LAYOUT_RGBA8)
+    case .gray16: Int32(IMC_LAYOUT_GRAY16)
+    case .grayAlpha16: Int32(IMC_LAYOUT_GRAYALPHA16)
+    case .rgb16: Int32(IMC_LAYOUT_RGB16)
+    case .rgba16: Int32(IMC_LAYOUT_RGBA16)
+    }
+  }
 }

@@ -35,7 +35,7 @@ public enum LocalItem {
       do throws(DecodeError) {
         header = try ImageDecoder.probe(contentsOf: path, limits: limits)
         if thumbnail == nil && !alreadyValidated {
-          try ImageDecoder.decode(contentsOf: path, options: DecodeOptions(limits: limits), into: &scratch)
+          _ = try ImageDecoder.validate(contentsOf: path, options: DecodeOptions(limits: limits))
         }
       } catch {
         throw .decode(error)

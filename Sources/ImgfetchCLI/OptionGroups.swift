@@ -174,13 +174,17 @@ public struct ParseOptions: OptionValues {
     column = parsed.value("column")
     className = parsed.value("class")
     whereJSON = parsed.value("where")
-    if let text = parsed.value("shard") { shard = try Shard(parsing: text) }
+    if let text = parsed.value("shard") { shard = try Shard(parsing: text, mode: parsed.value("shard-mode")) }
+    shardModeWithoutShard = parsed.value("shard-mode") != nil && shard == nil
   }
+
+  private var shardModeWithoutShard = false
 
   /// `--where` filters a class walk.
   public func validate() throws(UsageError) {
     if whereJSON != nil && className == nil { throw UsageError("--where goes with --class") }
     if className != nil && column == nil { throw UsageError("--class needs --column NAME") }
+    if shardModeWithoutShard { throw UsageError("--shard-mode goes with --shard") }
   }
 }
 

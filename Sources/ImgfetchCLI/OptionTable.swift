@@ -51,7 +51,10 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec("column", value: true, valueName: "COL", help: "the file column of Class/objectId and --class"),
         OptionSpec("class", value: true, valueName: "C", help: "every object of class C that has the column"),
         OptionSpec("where", value: true, valueName: "JSON", help: "with --class: a Parse where object"),
-        OptionSpec("shard", value: true, valueName: "K/N", help: "with --class: only shard K of N"),
+        OptionSpec("shard", value: true, valueName: "K/N", help: "only shard K of N of the class (or of the sources)"),
+        OptionSpec(
+          "shard-mode", value: true, valueName: "MODE",
+          help: "range (default: the server sends each shard its objectId range) or hash (every shard reads all)"),
       ]
     case .network:
       [

@@ -25,8 +25,8 @@ final class BatchRun: Sendable {
     var listed = 0
     await withTaskGroup(of: ItemOutcome.self) { group in
       var inFlight = 0
-      func add(_ source: FetchSource) async {
-        if let shard = settings.shard, !shard.contains(source.shardKey) { return }
+      func add(_ source: FetchSource, slicedByServer: Bool = false) async {
+        if let shard = settings.shard, !slicedByServer, !shard.contains(source.shardKey) { return }
         if inFlight >= settings.jobs, let outcome = await group.next() {
           reporter.report(outcome)
           inFlight -= 1
@@ -35,16 +35,18 @@ final class BatchRun: Sendable {
         inFlight += 1
       }
       if let className = settings.className, let client = fetcher.client, let column = settings.column {
-        if reporter.progress.isDrawing, settings.shard == nil,
-          let total = try? await client.count(in: className, where: settings.whereJSON)
-        {
+        // --shard in range mode: the server sends only this shard's objectId slice.
+        let slice = settings.shard.flatMap { $0.slicesOnServer ? ObjectIDRange(shard: $0.index, of: $0.count) : nil }
+        let pages = client.objectFiles(in: className, column: column, where: settings.whereJSON, range: slice)
+        // The walk's own count: the same constraint, so the total is what the walk yields.
+        if reporter.progress.isDrawing, settings.shard == nil || slice != nil, let total = try? await pages.count() {
           reporter.progress.setTotal(total)
         }
         do {
-          for try await page in client.objectFiles(in: className, column: column, where: settings.whereJSON) {
+          for try await page in pages {
             for item in page {
               listed += 1
-              await add(.objectFile(item.object, item.file))
+              await add(.objectFile(item.object, item.file), slicedByServer: slice != nil)
             }
             if Task.isCancelled { break }
           }
@@ -56,7 +58,8 @@ final class BatchRun: Sendable {
         }
         if listed == 0 && !listingFailed && !Task.isCancelled {
           let filter = settings.whereJSON == nil ? "" : " matching --where"
-          reporter.progress.print("\(className): no objects with a \(column) column\(filter)", toError: true)
+          let part = settings.shard.map { " in shard \($0)" } ?? ""
+          reporter.progress.print("\(className): no objects\(filter)\(part)", toError: true)
         }
       } else {
         for source in settings.sources where !Task.isCancelled { await add(source) }
@@ -83,27 +86,49 @@ final class BatchRun: Sendable {
           file, into: &outcome, thumbnail: settings.thumbnail, limits: settings.decodeLimits, alreadyValidated: false,
           scratch: &scratch)
         return outcome
+      // With --thumbnail, the fetcher's one decode of a download validates it and makes the thumbnail.
       case .url(let url):
-        path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
+        if let thumbnails = settings.thumbnail {
+          path = try await record(fetcher.thumbnail(at: url, options: thumbnails, progress: progress), into: &outcome)
+        } else {
+          path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
+        }
       case .object(let reference):
-        path = try await record(
-          fetcher.cachedFile(of: reference, column: settings.column!, progress: progress), into: &outcome)
+        if let thumbnails = settings.thumbnail {
+          path = try await record(
+            fetcher.thumbnail(of: reference, column: settings.column!, options: thumbnails, progress: progress),
+            into: &outcome)
+        } else {
+          path = try await record(
+            fetcher.cachedFile(of: reference, column: settings.column!, progress: progress), into: &outcome)
+        }
       case .objectFile(_, let file):
-        path = try await record(fetcher.cachedFile(for: file.get(), progress: progress), into: &outcome)
+        if let thumbnails = settings.thumbnail {
+          path = try await record(
+            fetcher.thumbnail(for: file.get(), options: thumbnails, progress: progress), into: &outcome)
+        } else {
+          path = try await record(fetcher.cachedFile(for: file.get(), progress: progress), into: &outcome)
+        }
       }
     } catch {
       outcome.failure = Task.isCancelled ? (.cancelled, "cancelled") : BatchRun.describe(error)
       return outcome
     }
     outcome.cachePath = path
+    // The original's header and size (and the thumbnail, when the fetcher did not make it).
     LocalItem.examine(
-      path, into: &outcome, thumbnail: settings.thumbnail, limits: settings.decodeLimits, alreadyValidated: true,
-      scratch: &scratch)
+      path, into: &outcome, thumbnail: outcome.thumbnail == nil ? settings.thumbnail : nil,
+      limits: settings.decodeLimits, alreadyValidated: true, scratch: &scratch)
     if outcome.failure != nil && Task.isCancelled { outcome.failure = (.cancelled, "cancelled") }
     return outcome
   }
 
-  private func record(_ file: FetchedFile<Image>, into outcome: inout ItemOutcome) -> String {
+  private func record(_ result: FetchedThumbnail, into outcome: inout ItemOutcome) -> String {
+    outcome.thumbnail = result.thumbnail
+    return record(result.original, into: &outcome)
+  }
+
+  private func record(_ file: FetchedFile<ValidatedImage>, into outcome: inout ItemOutcome) -> String {
     outcome.cacheHit = file.isCacheHit
     outcome.bytes = file.byteCount
     return file.url.path
@@ -117,9 +142,10 @@ final class BatchRun: Sendable {
     case let error as CacheError: return describe(cache: error)
     case let error as ImageFetchError:
       switch error {
-      case .invalidImage: return (.invalidImage, error.description)
+      case .cancelled: return (.cancelled, "cancelled")
+      case .thumbnail(let cause): return LocalItem.describe(cause)
       case .cache(let cause): return describe(cache: cause)
-      default: return (.network, error.description)
+      default: return (error.isInvalidImage ? .invalidImage : .network, error.description)
       }
     case let error as ParseError: return (.network, "\(error)")
     case is CancellationError: return (.cancelled, "cancelled")

@@ -21,6 +21,14 @@ public struct PNGBuilder {
     bytes += bigEndian(corruptCRC ? crc ^ 0xFFFF_FFFF : crc)
   }
 
+  /// Appends only a chunk's length and type, as a file cut short (or lying about its length) has them.
+  /// - Parameters:
+  ///   - type: Four ASCII letters.
+  ///   - claimedLength: The length the header claims.
+  public mutating func chunkHeader(_ type: String, claimedLength: UInt32) {
+    bytes += bigEndian(claimedLength) + Array(type.utf8)
+  }
+
   /// Appends an IHDR chunk.
   /// - Parameters:
   ///   - width: Width in pixels.
@@ -45,6 +53,32 @@ public struct PNGBuilder {
     var png = PNGBuilder()
     png.header(width: UInt32(rows[0].count), height: UInt32(rows.count))
     png.pixels(rows)
+    return png.bytes
+  }
+}
+
+/// PNGs of 41 bytes that claim a huge ancillary chunk: the signature, a 1x1 gray IHDR and one chunk
+/// header whose length is `claimedLength` (issue 14.1: they used to cost 2 GiB of memory).
+public enum ChunkBombs {
+  /// Every ancillary chunk type the PNG specification (and its extensions: APNG, cICP, HDR) names,
+  /// and one private chunk no library knows.
+  public static let ancillaryTypes = [
+    "bKGD", "cHRM", "cICP", "cLLi", "dSIG", "eXIf", "gAMA", "hIST", "iCCP", "iTXt", "mDCv", "oFFs", "pCAL", "pHYs",
+    "sBIT", "sCAL", "sPLT", "sRGB", "sTER", "tEXt", "tIME", "tRNS", "zTXt", "acTL", "fcTL", "fdAT", "gIFg", "gIFx",
+    "prVt",
+  ]
+  /// The claimed lengths tested: libpng's maximum, and a quarter of it.
+  public static let lengths: [UInt32] = [0x7fff_ffff, 0x3fff_ffff]
+
+  /// The 41-byte file.
+  /// - Parameters:
+  ///   - type: The chunk type.
+  ///   - claimedLength: The length its header claims.
+  /// - Returns: The file's bytes.
+  public static func file(_ type: String, claimedLength: UInt32) -> [UInt8] {
+    var png = PNGBuilder()
+    png.header(width: 1, height: 1)
+    png.chunkHeader(type, claimedLength: claimedLength)
     return png.bytes
   }
 }

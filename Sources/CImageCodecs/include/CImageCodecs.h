@@ -52,17 +52,26 @@ enum {
   IMC_WANT_GRAY8 = 4,
 };
 
-/* JPEG coding processes, as far as they are known from the frame header. */
+/* imc_info.color_type values, shared with the Swift `ImageHeader.ColorType` mapping. The C files
+ * assert at compile time that they equal libpng's PNG_COLOR_TYPE_* and libjpeg's J_COLOR_SPACE. */
 enum {
-  IMC_JPEG_SEQUENTIAL = 0,
-  IMC_JPEG_PROGRESSIVE = 1,
+  IMC_PNG_COLOR_GRAY = 0,
+  IMC_PNG_COLOR_RGB = 2,
+  IMC_PNG_COLOR_PALETTE = 3,
+  IMC_PNG_COLOR_GRAY_ALPHA = 4,
+  IMC_PNG_COLOR_RGBA = 6,
+};
+enum {
+  IMC_JPEG_COLOR_GRAY = 1,
+  IMC_JPEG_COLOR_RGB = 2,
+  IMC_JPEG_COLOR_YCBCR = 3,
+  IMC_JPEG_COLOR_CMYK = 4,
+  IMC_JPEG_COLOR_YCCK = 5,
 };
 
-/* The result of a call: a code, a message (from the library when it has one) and warning counts. */
+/* The result of a call: a code and a message (from the library when it has one). */
 typedef struct {
   int32_t code;
-  int32_t warnings;           /* every warning the library raised */
-  int32_t lost_data_warnings; /* warnings that mean pixels were lost or invented */
   char message[200];
 } imc_status;
 
@@ -115,6 +124,11 @@ imc_decoder *imc_decoder_open_descriptor(int fd, const imc_request *request, imc
  * open call reported. Returns IMC_OK or the status code. A decoder reads once. */
 int32_t imc_decoder_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, size_t capacity,
                          imc_status *status);
+
+/* Decodes every pixel, row by row, into one scratch row the decoder owns, and keeps none: the same
+ * checks and verdict as imc_decoder_read, with memory that grows with the width, not the area.
+ * (An interlaced PNG's passes overwrite the same row: the pixels are wrong, the verdict is not.) */
+int32_t imc_decoder_validate(imc_decoder *decoder, imc_status *status);
 
 /* Releases the decoder and closes its file. NULL is allowed. */
 void imc_decoder_close(imc_decoder *decoder);

@@ -1,0 +1,98 @@
+import FixtureSupport
+import Foundation
+import ParseFixtureSupport
+import Testing
+
+/// Issue 14.1 through the built binary: a 41-byte PNG whose ancillary chunk header claims up to
+/// 2 GiB is one limit-error line and exit 4 for every command, fast, in bounded memory (the child's
+/// own peak RSS, from `wait4`).
+@Suite struct ChunkBombCLITests {
+  static let peakLimit = 64 << 20
+  /// A hang guard, generous for a debug build on a loaded 2-core machine (a release build refuses a
+  /// bomb in ~20 ms; it used to take 1-1.5 s, and the memory bound is what tells the old code apart).
+  static let perFileLimit: Duration = .milliseconds(400)
+
+  /// Every ancillary chunk type at every tested length, written as files into `directory`.
+  static func bombs(in directory: URL) throws -> [(path: String, type: String, length: UInt32)] {
+    try ChunkBombs.ancillaryTypes.flatMap { type in
+      try ChunkBombs.lengths.map { length in
+        let path = directory.appendingPathComponent("\(type)-\(length).png").path
+        try Data(ChunkBombs.file(type, claimedLength: length)).write(to: URL(fileURLWithPath: path))
+        return (path, type, length)
+      }
+    }
+  }
+
+  static func limitLine(_ path: String, _ type: String, _ length: UInt32) -> String {
+    "\(path): PNG over a decode limit: PNG chunk \(type) is \(length) bytes, over the 8000000-byte chunk limit"
+  }
+
+  static func expectBounded(_ run: MeasuredResult, files: Int, _ what: String) {
+    #expect(run.result.status == 4, "\(what): \(run.result.stderrText)")
+    #expect(run.peakResidentBytes <= peakLimit, "\(what): peak RSS \(run.peakResidentBytes >> 20) MiB")
+    #expect(run.elapsed < perFileLimit * files + .seconds(5), "\(what): \(run.elapsed)")
+  }
+
+  @Test func verifyReportsOneLimitLinePerBomb() throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let bombs = try Self.bombs(in: scratch)
+    let run = try runImgfetchMeasured(["verify"] + bombs.map(\.path))
+    Self.expectBounded(run, files: bombs.count, "verify")
+    let expected = bombs.map { Self.limitLine($0.path, $0.type, $0.length) }
+    #expect(run.result.stdoutText.split(separator: "\n").map(String.init) == expected)
+  }
+
+  @Test func infoAndThumbnailReportOneLimitLinePerBombOnStderr() throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let bombs = try Self.bombs(in: scratch)
+    let expected = bombs.map { "imgfetch: " + Self.limitLine($0.path, $0.type, $0.length) }
+    for command in [["info"], ["--thumbnail", "64"]] {
+      let run = try runImgfetchMeasured(command + bombs.map(\.path))
+      Self.expectBounded(run, files: bombs.count, "\(command)")
+      #expect(run.result.stdout.isEmpty, "\(command)")
+      #expect(run.result.stderrText.split(separator: "\n").map(String.init) == expected, "\(command)")
+    }
+    // Nothing was written beside the bombs (no thumbnail, no temporary).
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).count == bombs.count)
+  }
+
+  @Test func decodeOfEachBombIsOneLineAndNoOutput() throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let bombs = try Self.bombs(in: scratch)
+    let output = scratch.appendingPathComponent("out.raw").path
+    for bomb in bombs {
+      let run = try runImgfetchMeasured(["decode", bomb.path, "-o", output])
+      Self.expectBounded(run, files: 1, "decode \(bomb.type)")
+      #expect(run.result.stderrText == "imgfetch: " + Self.limitLine(bomb.path, bomb.type, bomb.length) + "\n")
+      #expect(!FileManager.default.fileExists(atPath: output))
+    }
+  }
+
+  @Test func fourBombsInAParallelThumbnailBatchStayBounded() throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let bombs = try Self.bombs(in: scratch).filter { ["sCAL", "pCAL", "sPLT", "prVt"].contains($0.type) }
+    let run = try runImgfetchMeasured(["--thumbnail", "64", "--jobs", "4"] + bombs.map(\.path))
+    Self.expectBounded(run, files: bombs.count, "--jobs 4")
+    #expect(run.result.stderrText.split(separator: "\n").count == bombs.count)
+  }
+
+  @Test func aFetchedBombIsALimitErrorAndIsNotCached() async throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let path = scratch.appendingPathComponent("bomb.png").path
+    try Data(ChunkBombs.file("sCAL", claimedLength: 0x7fff_ffff)).write(to: URL(fileURLWithPath: path))
+    let fixture = try await ParseFixture(files: ["bomb.png": path])
+    let cache = scratch.appendingPathComponent("cache")
+    let run = try runImgfetchMeasured([fixture.fileURL("bomb.png").absoluteString, "--cache-dir", cache.path])
+    #expect(run.result.status == 4, "\(run.result.stderrText)")
+    #expect(run.result.stderrText.split(separator: "\n").count == 1)
+    #expect(run.result.stderrText.contains("PNG chunk sCAL is 2147483647 bytes, over the 8000000-byte chunk limit"))
+    #expect(run.peakResidentBytes <= Self.peakLimit, "peak RSS \(run.peakResidentBytes >> 20) MiB")
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
+    #expect(entries.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".part") && $0 != "CACHEDIR.TAG" }.isEmpty)
+  }
+}
