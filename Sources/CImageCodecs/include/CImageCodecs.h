@@ -154,14 +154,18 @@ typedef struct {
   int32_t optimize;    /* nonzero: optimized Huffman tables */
 } imc_jpeg_options;
 
-/* Encodes gray8, rgb8 or rgba8/grayAlpha8 (alpha ignored) pixels as JPEG. */
+/* Encodes gray8, rgb8 or rgba8/grayAlpha8 (alpha ignored) pixels as JPEG. A non-NULL `comment`
+ * (NUL-terminated, at most 65533 bytes) is stored as a COM segment right after the JFIF header. */
 int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
-                        int32_t layout, const imc_jpeg_options *options, imc_buffer *out,
-                        imc_status *status);
+                        int32_t layout, const imc_jpeg_options *options, const char *comment,
+                        imc_buffer *out, imc_status *status);
 
-/* Encodes pixels of any IMC_LAYOUT_* as PNG with zlib `level` (0...9). */
+/* Encodes pixels of any IMC_LAYOUT_* as PNG with zlib `level` (0...9). A non-NULL `comment`
+ * (NUL-terminated, under 1 MB) is stored before the image data as an uncompressed text chunk with
+ * keyword "Comment": tEXt when it is ASCII, iTXt (UTF-8) otherwise. */
 int32_t imc_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
-                       int32_t layout, int32_t level, imc_buffer *out, imc_status *status);
+                       int32_t layout, int32_t level, const char *comment, imc_buffer *out,
+                       imc_status *status);
 
 void imc_buffer_free(imc_buffer *buffer);
 
