@@ -11,7 +11,15 @@ public struct ValidatedImage: Sendable {
   /// The full-size pixels, when the fetch asked for them (``ImageFetcher/image(of:column:progress:)``).
   public var image: Image?
   /// The thumbnail rendered from the same decode, when the fetch asked for one.
-  public var thumbnail: Image?
+  public var thumbnail: Image? { rendered?.image }
+  /// The rendered thumbnail, written next to the entry once it is stored.
+  var rendered: RenderedThumbnail?
+
+  init(header: ImageHeader, image: Image? = nil, rendered: RenderedThumbnail? = nil) {
+    self.header = header
+    self.image = image
+    self.rendered = rendered
+  }
 
   /// The stored width.
   public var width: Int { header.width }
