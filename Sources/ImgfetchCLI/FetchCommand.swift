@@ -29,7 +29,7 @@ enum FetchCommand {
       let cache = try DiskCache(directory: settings.cacheDirectory)
       fetcher = try ImageFetcher(
         configuration: settings.parse, cache: cache, downloader: Downloader(options: settings.downloader),
-        decodeOptions: DecodeOptions(limits: settings.decodeLimits))
+        decodeOptions: DecodeOptions(limits: settings.decodeLimits), maxConcurrentDecodes: settings.jobs)
     } catch {
       Console.error("\(error)")
       return .networkError
