@@ -5,6 +5,8 @@ import ImgfetchCLI
   import Glibc
 #endif
 
+// The codec-only executable: info, decode, verify and local files run here without loading
+// Foundation's networking, ICU or libcurl; URLs, Parse sources and the cache exec imgfetch-fetch.
 // Address-space limits (ulimit -v) must measure memory, not glibc's per-thread arena reservations.
 MallocArenas.limit(to: 2)
 // A closed pipe (`imgfetch decode x.png | head -c 10`) is an ordinary write error, not a signal.
@@ -12,4 +14,6 @@ signal(SIGPIPE, SIG_IGN)
 // A parent may have started us with SIGINT/SIGTERM blocked (Foundation's Process does from some
 // threads); Ctrl-C and SIGTERM must reach the handlers that cancel transfers and clean up.
 Imgfetch.unblockInterrupts()
-exit(await Imgfetch.run(Array(CommandLine.arguments.dropFirst())))
+guard let invocation = Imgfetch.parse(Array(CommandLine.arguments.dropFirst())) else { exit(ExitCode.usage.rawValue) }
+if invocation.needsNetwork { exit(Imgfetch.execNetworkExecutable().rawValue) }
+exit(Imgfetch.runLocal(invocation).rawValue)
