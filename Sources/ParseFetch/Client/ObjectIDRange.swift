@@ -2,7 +2,7 @@
 /// that N processes can each ask the server for their own part of a class.
 ///
 /// ```swift
-/// let slice = ObjectIDRange(shard: 2, of: 8)   // ids from "7q" up to, not including, "FX"
+/// let slice = ObjectIDRange(shard: 2, of: 8)   // ids from "7kV" up to, not including, "FV"
 /// for try await page in client.objectFiles(in: "Photo", column: "image", range: slice) { … }
 /// ```
 ///
