@@ -26,6 +26,8 @@ final class ImageValidator: DownloadValidator {
   /// The body's start, for the thumbnail goal's header check.
   private var prefix: [UInt8] = []
   private var watchesHeader = true
+  private let slots: DecodeSlots?
+  private var holdsSlot = false
   /// Where rows go: the whole image for `.pixels`, a reused strip otherwise.
   private var rows: Image?
   private var rowsFilled = 0
@@ -34,8 +36,9 @@ final class ImageValidator: DownloadValidator {
   /// Rows of the strip a verdict-only decode reads into.
   static let stripRows = 16
 
-  init(options: DecodeOptions, goal: DecodeGoal) {
+  init(options: DecodeOptions, goal: DecodeGoal, slots: DecodeSlots? = nil) {
     self.goal = goal
+    self.slots = slots
     var options = options
     switch goal {
     case .pixels: break
@@ -50,15 +53,20 @@ final class ImageValidator: DownloadValidator {
     decoder = StreamingDecoder(options: options)
   }
 
+  deinit { releaseSlot() }
+
   func consume(_ bytes: UnsafeRawBufferPointer) throws {
     if case .thumbnail = goal {
       return try watchHeader(bytes)
     }
+    takeSlot()
     try decoder.append(bytes)
     try takeRows()
   }
 
   func finish(file: URL) throws {
+    takeSlot()
+    defer { releaseSlot() }
     if case .thumbnail(let thumbnail) = goal {
       return try renderThumbnail(of: file.path, thumbnail)
     }
@@ -73,6 +81,19 @@ final class ImageValidator: DownloadValidator {
       value = ValidatedImage(header: header)
     }
     rows = nil
+  }
+
+  /// Waits for a decode slot, once: the decoder's memory counts from the first byte it takes.
+  private func takeSlot() {
+    guard let slots, !holdsSlot else { return }
+    slots.acquire()
+    holdsSlot = true
+  }
+
+  private func releaseSlot() {
+    guard holdsSlot else { return }
+    holdsSlot = false
+    slots?.release()
   }
 
   /// Throws as soon as the header is complete and over the limits (the verdict a full decode
