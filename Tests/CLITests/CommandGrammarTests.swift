@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import ParseFetch
 import ParseFixtureSupport
 import Testing
 
@@ -48,6 +49,7 @@ import Testing
       seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
+    _ = try DiskCache(directory: cache)  // made (and tagged) first: the local source goes into it
     let local = cache.appendingPathComponent("Landscape_1.jpg").path
     try FileManager.default.copyItem(atPath: Fixtures.image("Landscape_1.jpg"), toPath: local)
     let common = FetchCommandTests.arguments(fixture, cache: cache, ["--column", "MainImage", "--json"])
@@ -142,7 +144,7 @@ import Testing
     }
     // A URL needs the network executable, which the codec-only one execs.
     let url = try runImgfetch(
-      ["http://127.0.0.1:9/x.jpg", "--retries", "0", "--cache-dir", scratch.path], environment: ["LD_DEBUG": "libs"])
+      ["http://127.0.0.1:9/x.jpg", "--retries", "0", "--cache-dir", scratch.path + "/cache"], environment: ["LD_DEBUG": "libs"])
     #expect(url.status == 3)
     #expect(url.stderrText.contains("libFoundationNetworking"))
     // imgfetch-fetch runs local commands too.
