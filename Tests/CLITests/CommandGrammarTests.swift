@@ -153,4 +153,32 @@ import Testing
       Fixtures.productsDirectory.appendingPathComponent("imgfetch-fetch").path, ["verify", png])
     #expect(direct.status == 0 && direct.stdoutText == "\(png): OK\n")
   }
+
+  /// Issue 12.8: limits in the units given, "over a limit" for an image over one, the real version
+  /// in every request's User-Agent.
+  @Test func messagesStateLimitsInTheirUnitsAndRequestsCarryTheVersion() async throws {
+    let png = Fixtures.image("basn2c08.png")
+    let local = try runImgfetch(["verify", "--max-pixels", "1000", png])
+    #expect(local.status == 4)
+    #expect(
+      local.stdoutText == "\(png): PNG over a decode limit: image is 32x32 (1024 pixels), over the 1000-pixel limit\n")
+    let name = "0123456789abcdef0123456789abcdef_basn2c08.png"
+    let fixture = try await ParseFixture(
+      files: [name: "basn2c08.png"],
+      seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let download = try runImgfetch(
+      FetchCommandTests.arguments(
+        fixture, cache: cache, ["Photo/aaaaaaaaaa", "--column", "MainImage", "--max-pixels", "1000"]))
+    #expect(download.status == 4)
+    #expect(download.stderrText.contains("is over a decode limit and was not cached"), "\(download.stderrText)")
+    #expect(
+      download.stderrText.contains("over the 1000-pixel limit") && !download.stderrText.contains("not a valid image"))
+    let version = try runImgfetch(["--version"]).stdoutText.trimmingCharacters(in: .newlines)
+    #expect(version.hasPrefix("imgfetch ") && !version.contains("unknown"))
+    let agent = "imgfetch/" + version.dropFirst("imgfetch ".count)
+    #expect(try await fixture.lastHeaders("classes/Photo/aaaaaaaaaa")["user-agent"] == agent)
+    #expect(try await fixture.lastHeaders("files/\(ParseFixture.appID)/\(name)")["user-agent"] == agent)
+  }
 }
