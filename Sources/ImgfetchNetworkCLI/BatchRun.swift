@@ -27,7 +27,9 @@ final class BatchRun: Sendable {
       var inFlight = 0
       func add(_ source: FetchSource, slicedByServer: Bool = false) async {
         if let shard = settings.shard, !slicedByServer, !shard.contains(source.shardKey) { return }
-        if inFlight >= settings.jobs, let outcome = await group.next() {
+        // Twice `jobs` items in flight: while `jobs` of them decode (the fetcher's decode slots),
+        // the next ones download into their .part files.
+        if inFlight >= 2 * settings.jobs, let outcome = await group.next() {
           reporter.report(outcome)
           inFlight -= 1
         }

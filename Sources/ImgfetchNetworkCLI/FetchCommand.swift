@@ -25,7 +25,7 @@ enum FetchCommand {
       let cache = try DiskCache(directory: settings.cacheDirectory)
       fetcher = try ImageFetcher(
         configuration: settings.parse, cache: cache, downloader: Downloader(options: settings.downloader),
-        decodeOptions: DecodeOptions(limits: settings.decodeLimits))
+        decodeOptions: DecodeOptions(limits: settings.decodeLimits), maxConcurrentDecodes: settings.jobs)
     } catch {
       let (kind, message) = BatchRun.describe(error)
       Console.error(message)
