@@ -10,16 +10,9 @@ public struct ValidatedImage: Sendable {
   public var header: ImageHeader
   /// The full-size pixels, when the fetch asked for them (``ImageFetcher/image(of:column:progress:)``).
   public var image: Image?
-  /// The thumbnail rendered from the same decode, when the fetch asked for one.
-  public var thumbnail: Image? { rendered?.image }
-  /// The rendered thumbnail, written next to the entry once it is stored.
-  var rendered: RenderedThumbnail?
-
-  init(header: ImageHeader, image: Image? = nil, rendered: RenderedThumbnail? = nil) {
-    self.header = header
-    self.image = image
-    self.rendered = rendered
-  }
+  /// The thumbnail made from the same decode's rows, when the fetch asked for one (ready for its
+  /// file: alpha composited over white when its format is JPEG).
+  public var thumbnail: Image?
 
   /// The stored width.
   public var width: Int { header.width }

@@ -58,7 +58,7 @@ extension ImageFetcher {
     async throws(ImageFetchError) -> FetchedThumbnail
   {
     let original = try await fetch(source, goal: .thumbnail(options), progress: progress)
-    let (path, rendered) = (original.path, original.value?.rendered)
+    let (path, rendered) = (original.path, original.value?.thumbnail)
     do {
       let thumbnail = try await CPUWork.run {
         let thumbnailer = Thumbnailer(options: options)

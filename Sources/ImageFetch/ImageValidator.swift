@@ -11,116 +11,121 @@ enum DecodeGoal: Sendable {
   case verdict
   /// The full-size pixels, handed back by `image(of:)`.
   case pixels
-  /// A thumbnail with these options.
+  /// A thumbnail with these options: the decode runs at the plan's DCT scale and its rows feed
+  /// a ``ThumbnailStream``.
   case thumbnail(ThumbnailOptions)
 }
 
 /// Validates a download while it arrives with one ``StreamingDecoder`` fed chunk by chunk: a
-/// header over the limits stops the transfer on the chunk that completes it, rows are taken as
-/// they are decoded, and the verdict is ready with the last byte. It runs on the download's
-/// consumer queue (off the cooperative pool), one call at a time.
+/// header over the limits (or bytes that are no image) stop the transfer on the chunk that shows
+/// it, rows are taken as they are decoded, and the verdict is ready with the last byte. It runs on
+/// the download's consumer queue (off the cooperative pool), one call at a time, and holds one of
+/// the fetcher's decode slots from its first byte to its verdict.
 final class ImageValidator: DownloadValidator {
   private let decoder: StreamingDecoder
-  private let goal: DecodeGoal
-  private let options: DecodeOptions
-  /// The body's start, for the thumbnail goal's header check.
-  private var prefix: [UInt8] = []
-  private var watchesHeader = true
+  private let wantsPixels: Bool
+  /// The thumbnail being made from the rows, until it fails for a reason that is not the file's.
+  private var stream: ThumbnailStream?
   /// Where rows go: the whole image for `.pixels`, a reused strip otherwise.
   private var rows: Image?
   private var rowsFilled = 0
+  private let slots: DecodeSlots?
+  private var holdsSlot = false
   private(set) var value: ValidatedImage?
 
   /// Rows of the strip a verdict-only decode reads into.
   static let stripRows = 16
 
-  init(options: DecodeOptions, goal: DecodeGoal) {
-    self.goal = goal
+  init(options: DecodeOptions, goal: DecodeGoal, slots: DecodeSlots? = nil) {
+    self.slots = slots
     var options = options
     switch goal {
-    case .pixels: break
-    case .verdict: options.jpegScale = .eighth
-    case .thumbnail:
-      // The bytes are only watched for the header here; the thumbnail's own decode of the
-      // complete file, at the plan's scale, gives the verdict in finish(file:). (Once Thumbnails
-      // takes rows from a StreamingDecoder, these chunks will feed it instead.)
+    case .pixels:
+      wantsPixels = true
+    case .verdict:
+      wantsPixels = false
+      options.jpegScale = .eighth
+    case .thumbnail(var thumbnail):
+      wantsPixels = false
+      thumbnail.limits = options.limits
+      if let stream = try? ThumbnailStream(options: thumbnail) {
+        self.stream = stream
+        decoder = StreamingDecoder(options: stream.decodeOptions, scaleForHeader: stream.scale(for:))
+        return
+      }
+      // Options that cannot make a thumbnail do not reject a valid file: validate it, and let
+      // the thumbnail step report them.
       options.jpegScale = .eighth
     }
-    self.options = options
     decoder = StreamingDecoder(options: options)
   }
 
+  deinit { releaseSlot() }
+
   func consume(_ bytes: UnsafeRawBufferPointer) throws {
-    if case .thumbnail = goal {
-      return try watchHeader(bytes)
-    }
+    takeSlot()
     try decoder.append(bytes)
     try takeRows()
   }
 
   func finish(file: URL) throws {
-    if case .thumbnail(let thumbnail) = goal {
-      return try renderThumbnail(of: file.path, thumbnail)
-    }
+    takeSlot()
+    defer { releaseSlot() }
     try decoder.finish()
     try takeRows()
     guard let header = decoder.header else {
       throw DecodeError(kind: .notAnImage, format: nil, message: "no image header")
     }
-    if case .pixels = goal, let image = rows, rowsFilled == image.height {
-      value = ValidatedImage(header: header, image: image)
-    } else {
-      value = ValidatedImage(header: header)
+    var thumbnail: Image?
+    if let stream {
+      do {
+        thumbnail = try stream.finish(from: decoder)
+      } catch .decode(let error) {
+        throw error
+      } catch {
+        thumbnail = nil  // the thumbnail step makes it again and reports why it cannot
+      }
     }
+    let image = wantsPixels && rowsFilled == rows?.height ? rows : nil
+    value = ValidatedImage(header: header, image: image, thumbnail: thumbnail)
     rows = nil
+    self.stream = nil
   }
 
-  /// Throws as soon as the header is complete and over the limits (the verdict a full decode
-  /// would give), so the transfer stops; anything else is left to the decode.
-  private func watchHeader(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) {
-    guard watchesHeader else { return }
-    prefix.append(contentsOf: bytes)
-    do {
-      _ = try ImageDecoder.probe(prefix, limits: options.limits)
-      (watchesHeader, prefix) = (false, [])
-    } catch  where error.kind == .limitExceeded {
-      throw error
-    } catch {
-      if prefix.count >= 1 << 20 { (watchesHeader, prefix) = (false, []) }
+  /// Waits for a decode slot, once: the decoder's memory counts from the first byte it takes.
+  private func takeSlot() {
+    guard let slots, !holdsSlot else { return }
+    slots.acquire()
+    holdsSlot = true
+  }
+
+  private func releaseSlot() {
+    guard holdsSlot else { return }
+    holdsSlot = false
+    slots?.release()
+  }
+
+  /// Moves the rows decoded so far out of the decoder: into the thumbnail, the full image, or
+  /// the scratch strip.
+  private func takeRows() throws {
+    if let stream {
+      do {
+        return try stream.consumeRows(from: decoder)
+      } catch .decode(let error) {
+        throw error
+      } catch {
+        self.stream = nil  // not the file's fault: go on validating into the strip
+      }
     }
-  }
-
-  /// The thumbnail's strict decode is the verdict; options that cannot make a thumbnail of a
-  /// valid file do not reject it (a plain validation decides, and the error comes back when the
-  /// thumbnail is asked for).
-  private func renderThumbnail(of path: String, _ thumbnail: ThumbnailOptions) throws {
-    prefix = []
-    var options = thumbnail
-    options.limits = self.options.limits
-    options.decodesEveryScan = true
-    let header = try ImageDecoder.probe(contentsOf: path, limits: self.options.limits)
-    do {
-      value = ValidatedImage(
-        header: header, rendered: try Thumbnailer(options: options).renderThumbnail(contentsOf: path))
-    } catch .decode(let error) {
-      throw error
-    } catch {
-      _ = try ImageDecoder.validate(contentsOf: path, options: self.options)
-      value = ValidatedImage(header: header)
-    }
-  }
-
-  /// Moves the rows decoded so far out of the decoder.
-  private func takeRows() throws(DecodeError) {
     guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
     if rows == nil {
-      let height = if case .pixels = goal { size.height } else { min(size.height, Self.stripRows) }
+      let height = wantsPixels ? size.height : min(size.height, Self.stripRows)
       rows = try Image(allocatingWidth: size.width, height: height, pixelFormat: format)
     }
     guard var image = rows else { return }
     rows = nil  // keep the buffer uniquely referenced while rows are copied in
     defer { rows = image }
-    if case .pixels = goal {
+    if wantsPixels {
       while rowsFilled < image.height {
         let count = try decoder.readRows(into: &image, at: rowsFilled)
         if count == 0 { break }

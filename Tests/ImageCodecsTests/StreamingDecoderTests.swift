@@ -86,6 +86,39 @@ import Testing
     #expect(decoder.outputPixelFormat == .rgb8)
   }
 
+  @Test(arguments: ["testorig.jpg", "gray-64.png", "Landscape_5.jpg"])
+  func rowsArriveBeforeTheLastByte(_ name: String) throws {
+    // Sequential JPEG and non-interlaced PNG: the first half of the file gives rows at once.
+    let rows: [[UInt8]] = (0..<64).map { (y: Int) -> [UInt8] in
+      (0..<64).map { (x: Int) -> UInt8 in UInt8(truncatingIfNeeded: x * 3 + y * 5) }
+    }
+    let bytes = name == "gray-64.png" ? PNGBuilder.gray(rows) : try Fixtures.bytes(name)
+    let full = try ImageDecoder.decode(bytes)
+    let decoder = StreamingDecoder()
+    try decoder.append(bytes.prefix(bytes.count / 2))
+    var image = try Image(allocatingWidth: full.width, height: full.height, pixelFormat: full.pixelFormat)
+    let early = try decoder.readRows(into: &image)
+    #expect(early > 0 && early < full.height, "\(name): \(early) rows from half the bytes")
+    try decoder.append(bytes.suffix(from: bytes.count / 2))
+    var row = early
+    row += try decoder.readRows(into: &image, at: row)
+    try decoder.finish()
+    row += try decoder.readRows(into: &image, at: row)
+    #expect(row == full.height)
+    #expect(image == full)
+  }
+
+  @Test func interlacedPNGRowsComeWithTheLastPass() throws {
+    let bytes = try Fixtures.bytes("basi6a08.png")
+    let decoder = StreamingDecoder()
+    try decoder.append(bytes.prefix(bytes.count - 20))
+    #expect(decoder.outputSize != nil)
+    #expect(decoder.availableRows == 0)
+    try decoder.append(bytes.suffix(20))
+    try decoder.finish()
+    #expect(decoder.availableRows == 32)
+  }
+
   @Test func aPNGHeaderOverTheLimitsThrowsOnTheAppendThatCompletesIt() throws {
     let bytes = try Fixtures.bytes("../hostile/huge-65535x65535.png")
     let decoder = StreamingDecoder()

@@ -181,4 +181,14 @@ import Thumbnails
     }
     #expect(cache.cachedFile(for: CacheKey(parseFileName: jpeg)) == nil)
   }
+
+  @Test func aResumedDownloadIsDecodedFromTheStartOfItsPartFile() async throws {
+    // The first answer breaks off after 100 kB; the retry asks for the rest with Range, and the
+    // streaming decode must see the bytes already on disk first to give the right pixels.
+    try await fixture.inject([["target": fileRoute, "kind": "drop", "at": 100_000]])
+    let image = try await fetcher().image(of: photo, column: "MainImage")
+    #expect(image == (try ImageDecoder.decode(contentsOf: TestFiles.image("Landscape_1.jpg").path)))
+    #expect(try await fixture.requests(fileRoute) == 2)
+    #expect(try await fixture.lastHeaders(fileRoute)["range"] == "bytes=100000-")
+  }
 }

@@ -66,7 +66,7 @@ import Testing
       (.grayAlpha8, [255, 255], [255, 255]),
       (.gray8, [255], [255]),
     ] {
-      var shrinker = try BoxShrinker(
+      let shrinker = try BoxShrinker(
         width: factorX, pixelFormat: format, factorX: factorX, factorY: factorY, premultiplying: true)
       let row = [UInt8]((0..<factorX).flatMap { _ in pixel })
       var out = [UInt8](repeating: 0, count: format.channelCount)
@@ -83,7 +83,7 @@ import Testing
   /// Blocks taller than 66,052 rows (possible with raised limits) carry their column sums into 64
   /// bits before they could wrap; the partial last block averages only what it covers.
   @Test func veryTallBlocksCarryTheirSums() throws {
-    var shrinker = try BoxShrinker(width: 3, pixelFormat: .rgba8, factorX: 2, factorY: 150_000, premultiplying: true)
+    let shrinker = try BoxShrinker(width: 3, pixelFormat: .rgba8, factorX: 2, factorY: 150_000, premultiplying: true)
     let row: [UInt8] = [255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 255, 255]
     var completed = 0
     row.withUnsafeBufferPointer { row in

@@ -99,6 +99,43 @@ public struct Thumbnailer: Sendable {
       format: format.imageFormat, reused: false)
   }
 
+  /// Writes a thumbnail rendered elsewhere as the thumbnail of the file now at `path`: the name
+  /// ``ThumbnailNaming`` gives, a stamp made from the file's current size and modification time and
+  /// these options (so ``makeThumbnail(forFileAt:)`` reuses it later), written atomically.
+  ///
+  /// For a ``ThumbnailStream`` driven by a download: the download's decode renders the thumbnail,
+  /// and this writes it once the file is in place.
+  /// - Parameters:
+  ///   - image: The rendering, with these options, of the file at `path` (``ThumbnailStream``'s
+  ///     result). Its format is resolved from its alpha; alpha is composited over white if the
+  ///     options force JPEG.
+  ///   - path: The source file, as it now is.
+  /// - Returns: What was written (`reused` is `false`).
+  /// - Throws: ``ThumbnailError/decode(_:)`` (`io`) when the file's status cannot be read,
+  ///   ``ThumbnailError/encode(_:)`` or ``ThumbnailError/write(_:)`` when writing fails.
+  public func writeThumbnail(_ image: Image, forFileAt path: String) throws(ThumbnailError) -> ThumbnailResult {
+    try validate()
+    let status: FileStatus
+    do { status = try FileStatus(path: path) } catch {
+      throw .decode(DecodeError(kind: .io, format: nil, message: error.message, path: path))
+    }
+    let format = options.format.resolved(hasAlpha: image.hasAlpha)
+    var pixels = image
+    if image.hasAlpha && format.imageFormat == .jpeg {
+      do { pixels = try PremultipliedAlpha.flattenedOverWhite(try PremultipliedAlpha.premultiplied(image)) } catch {
+        throw .decode(DecodeError(kind: error.kind, format: nil, message: error.message, path: path))
+      }
+    }
+    let reuse = ThumbnailReuse(source: path, status: status, options: options)
+    let target = ThumbnailNaming.path(
+      forSource: path, size: options.size, fit: options.fit, format: format.imageFormat)
+    let stamp = ThumbnailStamp(key: reuse.key(for: format), width: pixels.width, height: pixels.height)
+    try ThumbnailWriter.write(pixels, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk)
+    return ThumbnailResult(
+      source: path, path: target, width: pixels.width, height: pixels.height, format: format.imageFormat,
+      reused: false)
+  }
+
   // MARK: - Steps
 
   /// The plan for a source with this header.

@@ -1,24 +1,16 @@
 import Foundation
+import ImgfetchCLI
 import ParseFetch
 
 /// `imgfetch cache stats | clear | gc [--cache-dir DIR] [--max-age SECONDS]`: look after the cache.
 enum CacheCommand {
-  static let specs: [OptionSpec] = [
-    OptionSpec(
-      "cache-dir", value: true, help: "cache directory (default $XDG_CACHE_HOME/imgfetch or ~/.cache/imgfetch)"),
-    OptionSpec("max-age", value: true, help: "gc: remove .part and temporary files older than this (default 86400 s)"),
-    OptionSpec("json", help: "stats as one JSON object"),
-  ]
-
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
-    let parsed = try parseArguments(arguments, specs: specs)
-    guard parsed.positionals.count == 1, let action = parsed.positionals.first else {
-      throw UsageError("cache needs one of: stats, clear, gc")
-    }
+  static func run(_ invocation: Invocation) throws(UsageError) -> ExitCode {
+    let parsed = invocation.parsed
+    let action = invocation.operands[0]
     let cache: DiskCache
-    do { cache = try DiskCache(directory: parsed.value("cache-dir").map { URL(fileURLWithPath: $0) }) } catch {
+    do { cache = try DiskCache(directory: invocation.cache.directory.map { URL(fileURLWithPath: $0) }) } catch {
       Console.error("\(error)")
-      return .networkError
+      return .fileSystem
     }
     switch action {
     case "stats":
@@ -41,14 +33,11 @@ enum CacheCommand {
     case "clear":
       do { try cache.removeAll() } catch {
         Console.error("\(error)")
-        return .networkError
+        return .fileSystem
       }
       Console.out("cleared \(cache.directory.path)")
     case "gc":
-      var age: TimeInterval = 86_400
-      if let text = parsed.value("max-age") {
-        age = try NumericOption.seconds(text, option: "max-age", in: NumericOption.maxAge)
-      }
+      let age = invocation.cache.maxAge
       let removed = cache.removeStaleFiles(olderThan: age)
       Console.out("removed \(removed) stale partial or temporary files from \(cache.directory.path)")
     default:
