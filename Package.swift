@@ -34,8 +34,11 @@ let package = Package(
     .target(
       name: "ImgfetchNetworkCLI",
       dependencies: ["ImgfetchCLI", "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "SystemFiles"]),
-    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImageCodecs"]),
-    .executableTarget(name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI", "ImageCodecs"]),
+    // Process-wide malloc settings (mallopt), which only an executable may choose.
+    .target(name: "CProcessSettings"),
+    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImageCodecs", "CProcessSettings"]),
+    .executableTarget(
+      name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI", "ImageCodecs", "CProcessSettings"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
     .target(name: "ParseFetch", dependencies: ["SystemFiles"]),
     // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full

@@ -29,7 +29,7 @@ import Testing
   /// Runs `imgfetch` under the limits and measures the wall time.
   static func runLimited(_ arguments: [String]) throws -> (result: ProcessResult, elapsed: Duration) {
     var limits = ["--as=\(memoryLimit)", "--cpu=\(cpuSeconds)"]
-    // No MALLOC_ARENA_MAX here: imgfetch caps glibc's arenas itself (MallocArenas), which is what
+    // No MALLOC_ARENA_MAX here: imgfetch caps glibc's arenas itself (mallopt in main), which is what
     // keeps a fetch's threads from exhausting the address space with reservations.
     var environment = ["SWIFT_BACKTRACE": "enable=no"]
     if instrumented {

@@ -199,7 +199,4 @@ int32_t imc_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, s
 
 void imc_buffer_free(imc_buffer *buffer);
 
-/* Caps glibc's malloc arenas for the whole process (mallopt M_ARENA_MAX); 0 on success. */
-int32_t imc_limit_malloc_arenas(int32_t count);
-
 #endif
