@@ -30,7 +30,7 @@ let package = Package(
     // The command line in two executables, so that commands without network start fast (issue 10.4):
     // `imgfetch` (ImgfetchCLI: parsing, printing, info/decode/verify, local files; no Foundation
     // networking, ICU or libcurl) execs `imgfetch-fetch` (ImgfetchNetworkCLI) for URLs, Parse and the cache.
-    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails", "SystemFiles"]),
+    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails", "SystemFiles", "ImgfetchVersion"]),
     .target(
       name: "ImgfetchNetworkCLI",
       dependencies: ["ImgfetchCLI", "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "SystemFiles"]),
@@ -40,7 +40,9 @@ let package = Package(
     .executableTarget(
       name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI", "ImageCodecs", "CProcessSettings"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
-    .target(name: "ParseFetch", dependencies: ["SystemFiles"]),
+    .target(name: "ParseFetch", dependencies: ["SystemFiles", "ImgfetchVersion"]),
+    // The version, defined once: --version and the User-Agent of every request.
+    .target(name: "ImgfetchVersion"),
     // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full
     // decode, cached, and returned decoded.
     .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails"]),

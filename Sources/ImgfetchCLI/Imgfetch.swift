@@ -1,3 +1,5 @@
+import ImgfetchVersion
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -6,7 +8,7 @@
 /// commands that need no network here, and hands the others to the network executable.
 public enum Imgfetch {
   /// The version, printed by `--version` and sent in the User-Agent of every request.
-  public static let version = "0.1.0"
+  public static let version = ImgfetchVersion.number
 
   /// The executable that runs network and cache commands, installed beside `imgfetch`.
   public static let networkExecutableName = "imgfetch-fetch"

@@ -20,14 +20,13 @@ enum LocalBatch {
     let delivery = Mutex((next: 0, pending: [Int: ItemOutcome]()))
     let workers = max(1, min(invocation.work.jobs, files.count))
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
-      var scratch = Image(width: 1, height: 1, pixelFormat: .gray8)
       while !interrupted.load(ordering: .relaxed) {
         let index = next.add(1, ordering: .relaxed).oldValue
         guard index < files.count else { return }
         var outcome = ItemOutcome(source: files[index])
         LocalItem.examine(
           files[index], into: &outcome, thumbnail: invocation.thumbnail.options,
-          limits: invocation.limits.decodeLimits, alreadyValidated: false, scratch: &scratch)
+          limits: invocation.limits.decodeLimits, alreadyValidated: false)
         delivery.withLock { state in
           state.pending[index] = outcome
           while let ready = state.pending.removeValue(forKey: state.next) {

@@ -15,8 +15,8 @@ public enum LocalItem {
   /// Validates the file (unless it was validated when it was stored), reads its header and size,
   /// and makes or reuses its thumbnail.
   ///
-  /// Without a thumbnail, the validation is a full strict decode (into `scratch`, reused from item
-  /// to item). With one, the decode that makes the thumbnail is the validation (a progressive JPEG:
+  /// Without a thumbnail, the validation is a full strict decode, row by row
+  /// (`ImageDecoder.validate`). With one, the decode that makes the thumbnail is the validation (a progressive JPEG:
   /// the scans the thumbnail needs, every scan with `--every-scan`); a reused thumbnail's stamp
   /// says the file is unchanged since it was made.
   /// - Parameters:
@@ -25,10 +25,9 @@ public enum LocalItem {
   ///   - thumbnail: The thumbnail settings, if any.
   ///   - limits: The decode limits.
   ///   - alreadyValidated: Whether the file was validated when it was stored (a cache entry).
-  ///   - scratch: A reusable pixel buffer.
   public static func examine(
     _ path: String, into outcome: inout ItemOutcome, thumbnail: ThumbnailOptions?, limits: DecodeLimits,
-    alreadyValidated: Bool, scratch: inout Image
+    alreadyValidated: Bool
   ) {
     do throws(ThumbnailError) {
       let header: ImageHeader

@@ -79,14 +79,12 @@ final class BatchRun: Sendable {
     let progress: ProgressHandler = { [reporter] update in
       reporter.progress.transfer(label, received: update.bytesReceived, expected: update.bytesExpected)
     }
-    var scratch = Image(width: 1, height: 1, pixelFormat: .gray8)
     let path: String
     do {
       switch source {
       case .local(let file):
         LocalItem.examine(
-          file, into: &outcome, thumbnail: settings.thumbnail, limits: settings.decodeLimits, alreadyValidated: false,
-          scratch: &scratch)
+          file, into: &outcome, thumbnail: settings.thumbnail, limits: settings.decodeLimits, alreadyValidated: false)
         return outcome
       // With --thumbnail, the fetcher's one decode of a download validates it and makes the thumbnail.
       case .url(let url):
@@ -120,7 +118,7 @@ final class BatchRun: Sendable {
     // The original's header and size (and the thumbnail, when the fetcher did not make it).
     LocalItem.examine(
       path, into: &outcome, thumbnail: outcome.thumbnail == nil ? settings.thumbnail : nil,
-      limits: settings.decodeLimits, alreadyValidated: true, scratch: &scratch)
+      limits: settings.decodeLimits, alreadyValidated: true)
     if outcome.failure != nil && Task.isCancelled { outcome.failure = (.cancelled, "cancelled") }
     return outcome
   }

@@ -8,26 +8,34 @@ enum CacheCommand {
     let parsed = invocation.parsed
     let action = invocation.operands[0]
     let cache: DiskCache
-    do { cache = try DiskCache(directory: invocation.cache.directory.map { URL(fileURLWithPath: $0) }) } catch {
+    do {
+      // Looking after a cache never creates one, and never touches a directory imgfetch did not make.
+      cache = try DiskCache(directory: invocation.cache.directory.map { URL(fileURLWithPath: $0) }, creating: false)
+    } catch {
+      if case .missing(let path) = error {
+        if action == "stats" && parsed.has("json") {
+          Console.out(jsonLine([("directory", .string(path)), ("exists", .bool(false))]))
+        } else {
+          Console.out("no cache at \(path)")
+        }
+        return .success
+      }
       Console.error("\(error)")
       return .fileSystem
     }
     switch action {
     case "stats":
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: cache.directory.path)) ?? []
-      let parts = names.filter { $0.hasSuffix(".part") }.count
-      let thumbnails = names.filter { $0.contains(".thumb-") }.count
-      let entries = names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".part") && !$0.contains(".thumb-") }.count
-      let bytes = cache.totalSize()
+      let stats = cache.statistics()
       if parsed.has("json") {
         Console.out(
           jsonLine([
-            ("directory", .string(cache.directory.path)), ("entries", .int(entries)),
-            ("thumbnails", .int(thumbnails)), ("partialDownloads", .int(parts)), ("bytes", .int(Int(bytes))),
+            ("directory", .string(cache.directory.path)), ("exists", .bool(true)), ("entries", .int(stats.entries)),
+            ("thumbnails", .int(stats.thumbnails)), ("partialDownloads", .int(stats.partialDownloads)),
+            ("bytes", .int(Int(stats.entryBytes))),
           ]))
       } else {
         Console.out(
-          "\(cache.directory.path): \(entries) images, \(thumbnails) thumbnails, \(parts) partial downloads, \(ProgressLine.bytes(bytes))"
+          "\(cache.directory.path): \(stats.entries) images, \(stats.thumbnails) thumbnails, \(stats.partialDownloads) partial downloads, \(ProgressLine.bytes(stats.entryBytes))"
         )
       }
     case "clear":

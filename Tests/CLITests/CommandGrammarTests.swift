@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import ParseFetch
 import ParseFixtureSupport
 import Testing
 
@@ -48,6 +49,7 @@ import Testing
       seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
+    _ = try DiskCache(directory: cache)  // made (and tagged) first: the local source goes into it
     let local = cache.appendingPathComponent("Landscape_1.jpg").path
     try FileManager.default.copyItem(atPath: Fixtures.image("Landscape_1.jpg"), toPath: local)
     let common = FetchCommandTests.arguments(fixture, cache: cache, ["--column", "MainImage", "--json"])
@@ -142,12 +144,40 @@ import Testing
     }
     // A URL needs the network executable, which the codec-only one execs.
     let url = try runImgfetch(
-      ["http://127.0.0.1:9/x.jpg", "--retries", "0", "--cache-dir", scratch.path], environment: ["LD_DEBUG": "libs"])
+      ["http://127.0.0.1:9/x.jpg", "--retries", "0", "--cache-dir", scratch.path + "/cache"], environment: ["LD_DEBUG": "libs"])
     #expect(url.status == 3)
     #expect(url.stderrText.contains("libFoundationNetworking"))
     // imgfetch-fetch runs local commands too.
     let direct = try runProcess(
       Fixtures.productsDirectory.appendingPathComponent("imgfetch-fetch").path, ["verify", png])
     #expect(direct.status == 0 && direct.stdoutText == "\(png): OK\n")
+  }
+
+  /// Issue 12.8: limits in the units given, "over a limit" for an image over one, the real version
+  /// in every request's User-Agent.
+  @Test func messagesStateLimitsInTheirUnitsAndRequestsCarryTheVersion() async throws {
+    let png = Fixtures.image("basn2c08.png")
+    let local = try runImgfetch(["verify", "--max-pixels", "1000", png])
+    #expect(local.status == 4)
+    #expect(
+      local.stdoutText == "\(png): PNG over a decode limit: image is 32x32 (1024 pixels), over the 1000-pixel limit\n")
+    let name = "0123456789abcdef0123456789abcdef_basn2c08.png"
+    let fixture = try await ParseFixture(
+      files: [name: "basn2c08.png"],
+      seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let download = try runImgfetch(
+      FetchCommandTests.arguments(
+        fixture, cache: cache, ["Photo/aaaaaaaaaa", "--column", "MainImage", "--max-pixels", "1000"]))
+    #expect(download.status == 4)
+    #expect(download.stderrText.contains("is over a decode limit and was not cached"), "\(download.stderrText)")
+    #expect(
+      download.stderrText.contains("over the 1000-pixel limit") && !download.stderrText.contains("not a valid image"))
+    let version = try runImgfetch(["--version"]).stdoutText.trimmingCharacters(in: .newlines)
+    #expect(version.hasPrefix("imgfetch ") && !version.contains("unknown"))
+    let agent = "imgfetch/" + version.dropFirst("imgfetch ".count)
+    #expect(try await fixture.lastHeaders("classes/Photo/aaaaaaaaaa")["user-agent"] == agent)
+    #expect(try await fixture.lastHeaders("files/\(ParseFixture.appID)/\(name)")["user-agent"] == agent)
   }
 }

@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import ParseFetch
 import ParseFixtureSupport
 import Testing
 
@@ -127,6 +128,8 @@ import Testing
     let fixture = try await Self.server(withBrokenItem: false)
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
+    // Made (and tagged) first: the typescripts go into this directory before imgfetch runs.
+    _ = try DiskCache(directory: cache)
     let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
     let command = ([binary] + Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage"]))
       .map { "'\($0)'" }.joined(separator: " ")

@@ -176,7 +176,9 @@ import Testing
     let (result, elapsed) = try runLimited([
       fixture.fileURL(name, fault: fault).absoluteString, "--max-bytes", "\(maxBytes)", "--cache-dir", cache.path,
     ])
-    let names = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { !$0.hasPrefix(".") }
+    let names = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter {
+      !$0.hasPrefix(".") && $0 != "CACHEDIR.TAG"
+    }
     return (result, elapsed, names)
   }
 

@@ -201,7 +201,7 @@ import Testing
     let options = DecodeOptions(limits: DecodeLimits(maxPixels: 100_000), jpegScale: JPEGScale(eighths: 16))
     let error = #expect(throws: DecodeError.self) { try ImageDecoder.decode(bytes, options: options) }
     #expect(error?.kind == .limitExceeded)
-    #expect(error?.message == "image is 454x298 (0.1 megapixels), over the 0.1 megapixel limit")
+    #expect(error?.message == "image is 454x298 (135292 pixels), over the 100000-pixel limit")
     let wide = DecodeOptions(limits: DecodeLimits(maxWidth: 300), jpegScale: JPEGScale(eighths: 16))
     #expect(throws: DecodeError.self) { try ImageDecoder.decode(bytes, options: wide) }
     // At 8/8 the same limits hold.

@@ -23,7 +23,9 @@ import Thumbnails
   }
 
   func cacheFiles() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter { !$0.hasPrefix(".") }.sorted()
+    try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter {
+      !$0.hasPrefix(".") && $0 != "CACHEDIR.TAG"
+    }.sorted()
   }
 
   @Test func aHeaderOverTheLimitsStopsTheTransferAtOnce() async throws {

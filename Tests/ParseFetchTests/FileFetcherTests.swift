@@ -217,9 +217,10 @@ import Testing
     }
   }
 
+  /// The cache's entries and `.part` files (not its lock directory or its CACHEDIR.TAG).
   func cacheContents() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter {
-      !$0.hasPrefix(".")
+      !$0.hasPrefix(".") && CacheFile(fileName: $0) != .tag
     }
   }
 }
