@@ -8,7 +8,7 @@ import Thumbnails
 
 /// The whole pipeline against the fixture Parse server: object → file → download → full decode
 /// → cache → image.
-@Suite struct ImageFetcherTests {
+@Suite(.timeLimit(.minutes(10))) struct ImageFetcherTests {
   let jpeg = "0123456789abcdef0123456789abcdef_landscape.jpg"
   let png = "fedcba9876543210fedcba9876543210_alpha.png"
   let broken = "00112233445566778899aabbccddeeff_cut.jpg"
