@@ -49,7 +49,7 @@ enum DecodeCommand {
     if output == "-" {
       let written = image.withUnsafeBytes { Console.outBytes($0) }
       if !written {
-        let reason = String(cString: strerror(errno))
+        let reason = SystemError.message(forCode: errno)
         Console.error("cannot write to standard output: \(reason)")
       }
       return written ? .success : .fileSystem
