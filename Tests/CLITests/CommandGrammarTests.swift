@@ -144,7 +144,8 @@ import Testing
     }
     // A URL needs the network executable, which the codec-only one execs.
     let url = try runImgfetch(
-      ["http://127.0.0.1:9/x.jpg", "--retries", "0", "--cache-dir", scratch.path + "/cache"], environment: ["LD_DEBUG": "libs"])
+      ["http://127.0.0.1:9/x.jpg", "--retries", "0", "--cache-dir", scratch.path + "/cache"],
+      environment: ["LD_DEBUG": "libs"])
     #expect(url.status == 3)
     #expect(url.stderrText.contains("libFoundationNetworking"))
     // imgfetch-fetch runs local commands too.
