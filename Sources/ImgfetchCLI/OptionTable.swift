@@ -49,7 +49,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           "session-token", value: true, valueName: "TOKEN",
           help: "session token, sent only to the Parse server (PARSE_SESSION_TOKEN)"),
         OptionSpec("column", value: true, valueName: "COL", help: "the file column of Class/objectId and --class"),
-        OptionSpec("class", value: true, valueName: "C", help: "every object of class C that has the column"),
+        OptionSpec("class", value: true, valueName: "C", help: "every object of class C (matching --where)"),
         OptionSpec("where", value: true, valueName: "JSON", help: "with --class: a Parse where object"),
         OptionSpec("shard", value: true, valueName: "K/N", help: "only shard K of N of the class (or of the sources)"),
         OptionSpec(

@@ -6,7 +6,7 @@ import Testing
 /// Issue 14.1 through the built binary: a 41-byte PNG whose ancillary chunk header claims up to
 /// 2 GiB is one limit-error line and exit 4 for every command, fast, in bounded memory (the child's
 /// own peak RSS, from `wait4`).
-@Suite struct ChunkBombCLITests {
+@Suite(.timeLimit(.minutes(10))) struct ChunkBombCLITests {
   static let peakLimit = 64 << 20
   /// A hang guard, generous for a debug build on a loaded 2-core machine (a release build refuses a
   /// bomb in ~20 ms; it used to take 1-1.5 s, and the memory bound is what tells the old code apart).

@@ -6,7 +6,7 @@ import Testing
 
 /// One grammar, one JSON shape and one set of exit codes for every kind of source, in both
 /// executables (`imgfetch` runs local work itself and execs `imgfetch-fetch` for the network).
-@Suite struct CommandGrammarTests {
+@Suite(.timeLimit(.minutes(10))) struct CommandGrammarTests {
   static func objects(_ text: String) throws -> [[String: Any]] {
     try text.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
   }

@@ -6,7 +6,7 @@ import Testing
 /// Decompression bombs and abusive servers, met by the CLI running under a memory and a CPU limit
 /// (util-linux `prlimit`): each is refused (or, for bombs the decoder skips, decoded) quickly, with
 /// one line on stderr and the documented exit code, never a crash.
-@Suite struct ResourceLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct ResourceLimitTests {
   /// 512 MiB of address space: the runtime, URLSession and a 100 MP gray image fit; the
   /// allocations a bomb asks for do not.
   static let memoryLimit = 512 << 20
@@ -210,7 +210,8 @@ import Testing
     let outcome = try Self.fetch(fixture, "photo.jpg", fault: "endless", maxBytes: 1_000_000)
     #expect(outcome.result.status == 4)
     #expect(Self.lines(outcome.result).count == 1)
-    #expect(outcome.result.stderrText.contains("is not a valid image and was not cached"), "\(outcome.result.stderrText)")
+    #expect(
+      outcome.result.stderrText.contains("is not a valid image and was not cached"), "\(outcome.result.stderrText)")
     #expect(outcome.cached.isEmpty, "\(outcome.cached)")
     #expect(outcome.elapsed < Self.wallLimit)
   }

@@ -6,7 +6,7 @@ import Testing
 @testable import Thumbnails
 
 /// The integer box shrink at the largest factors a plan can pick: sums must never wrap.
-@Suite struct BoxShrinkTests {
+@Suite(.timeLimit(.minutes(10))) struct BoxShrinkTests {
   /// A `width` x `height` RGBA image of one colour, filled row by row (fast even in a debug build).
   static func solid(width: Int, height: Int, rgba: [UInt8]) throws -> Image {
     var image = try Image(allocatingWidth: width, height: height, pixelFormat: .rgba8)
@@ -98,7 +98,7 @@ import Testing
 }
 
 /// The resampler's buffers: running out of memory is an error for that image, never an abort.
-@Suite struct ResamplerMemoryTests {
+@Suite(.timeLimit(.minutes(10))) struct ResamplerMemoryTests {
   static let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
 
   /// Whether `imgfetch` was built with AddressSanitizer, which cannot start under an address-space
