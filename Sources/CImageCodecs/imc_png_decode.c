@@ -74,8 +74,9 @@ int32_t imc_png_framer_scan(imc_png_framer *framer, const uint8_t *data, size_t 
     framer->position++;
     count--;
     if (framer->fill == 8) {
-      /* IHDR: also collect width and height before judging. */
-      if (memcmp(framer->collected + 4, "IHDR", 4) == 0 && read_be32(framer->collected) >= 8) continue;
+      /* IHDR: also collect width and height before judging. An IHDR whose length is not 13 is
+       * refused by libpng from its header alone (corrupt), before its size fields matter. */
+      if (memcmp(framer->collected + 4, "IHDR", 4) == 0 && read_be32(framer->collected) == 13) continue;
       if (framer_judge(framer, request, status) != IMC_OK) return status->code;
     } else if (framer->fill == 16) {
       if (framer_judge(framer, request, status) != IMC_OK) return status->code;
