@@ -27,11 +27,14 @@ Faults match `target` against the path after the mount (`files/<appId>/<name>`,
 requests it hits (default 1, -1 forever). Kinds: status (status, body, retryAfter), html502,
 truncate (at), drop (at), trickle (chunk, delay), stall (after, seconds), gzip, endless,
 lie (length), redirect (to), redirectLoop, contentType (value), notImage, offByOne,
-ignoreRange, impossible206. A file URL may also carry `?fault=<kind>` (once per request).
+ignoreRange, impossible206; and on queries (`classes/<Class>`), as a misbehaving proxy or
+server would: ignoreGt (drops every `$gt` from the where, so paging repeats the first page),
+omitObjectId (results without their objectId). A file URL may also carry `?fault=<kind>`
+(once per request).
 
 Control (outside the mount, no credentials): GET /__control/stats gives request counts per
-path and the last headers seen per path; POST /__control/faults adds faults (a JSON list);
-POST /__control/reset clears counts and faults.
+path, the last headers seen per path, and the rows (query results) sent per path; POST
+/__control/faults adds faults (a JSON list); POST /__control/reset clears counts and faults.
 """
 import argparse
 import gzip
@@ -60,6 +63,7 @@ class State:
         self.lock = threading.Lock()
         self.counts = {}
         self.headers = {}
+        self.rows = {}
         self.faults = list(seed.get("faults", []))
         files_dir = seed.get("filesDir")
         self.files_dir = os.path.join(seed_dir, files_dir) if files_dir else None
@@ -69,6 +73,10 @@ class State:
         with self.lock:
             self.counts[path] = self.counts.get(path, 0) + 1
             self.headers[path] = {k: v for k, v in headers.items()}
+
+    def add_rows(self, path, n):
+        with self.lock:
+            self.rows[path] = self.rows.get(path, 0) + n
 
     def take_fault(self, path):
         """Returns the first fault matching the path, using up one of its times."""
@@ -113,6 +121,16 @@ def matches(value, constraint):
                 raise ValueError("unsupported operator " + op)
         return True
     return value == constraint
+
+
+def without_gt(where):
+    """The where constraint with every `$gt` removed, as a proxy that mangles it would send it."""
+    if isinstance(where, list):
+        return [without_gt(part) for part in where]
+    if not isinstance(where, dict):
+        return where
+    kept = {k: without_gt(v) for k, v in where.items() if k != "$gt"}
+    return {k: v for k, v in kept.items() if v != {} or where[k] == {}}
 
 
 def where_matches(obj, where):
@@ -192,7 +210,7 @@ class Handler(BaseHTTPRequestHandler):
             if len(parts) == 3 and parts[0] == "classes":
                 return self.get_object(parts[1], parts[2], query)
             if len(parts) == 2 and parts[0] == "classes":
-                return self.find(parts[1], query)
+                return self.find(parts[1], query, route, fault)
             raise ParseError(119, "Invalid path", status=404)
         except ParseError as error:
             self.send_parse_error(error)
@@ -209,6 +227,7 @@ class Handler(BaseHTTPRequestHandler):
             with self.state.lock:
                 self.state.counts.clear()
                 self.state.headers.clear()
+                self.state.rows.clear()
                 self.state.faults.clear()
             return self.send_json(200, {"ok": True})
         self.send(404, b"not supported here", "text/plain")
@@ -216,7 +235,8 @@ class Handler(BaseHTTPRequestHandler):
     def control_get(self, path):
         if path == "/__control/stats":
             with self.state.lock:
-                return self.send_json(200, {"counts": self.state.counts, "headers": self.state.headers})
+                return self.send_json(200, {"counts": self.state.counts, "headers": self.state.headers,
+                                            "rows": self.state.rows})
         self.send(404, b"unknown control path", "text/plain")
 
     # --- REST -----------------------------------------------------------------------------
@@ -283,7 +303,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, self.render(obj, keys))
         raise ParseError(101, "Object not found.")
 
-    def find(self, class_name, query):
+    def find(self, class_name, query, route, fault):
         self.check_class(class_name, "find")
         for key in query:
             if key not in QUERY_KEYS:
@@ -294,6 +314,8 @@ class Handler(BaseHTTPRequestHandler):
             skip = int(query["skip"][0]) if "skip" in query else 0
             if not isinstance(where, dict):
                 raise ValueError("where is not an object")
+            if (fault or {}).get("kind") == "ignoreGt":
+                where = without_gt(where)
             found = [o for o in self.objects(class_name) if self.visible(class_name, o) and where_matches(o, where)]
         except ValueError as error:
             raise ParseError(102, "Invalid query: %s" % error)
@@ -305,7 +327,11 @@ class Handler(BaseHTTPRequestHandler):
                 name = field.lstrip("-")
                 found.sort(key=lambda o: (o.get(name) is None, o.get(name) or ""), reverse=field.startswith("-"))
         keys = set(query["keys"][0].split(",")) if "keys" in query else None
-        body = {"results": [self.render(o, keys) for o in found[skip:skip + limit]]}
+        results = [self.render(o, keys) for o in found[skip:skip + limit]]
+        if (fault or {}).get("kind") == "omitObjectId":
+            results = [{k: v for k, v in r.items() if k != "objectId"} for r in results]
+        self.state.add_rows(route, len(results))
+        body = {"results": results}
         if query.get("count", ["0"])[0] == "1":
             body["count"] = len(found)
         self.send_json(200, body)

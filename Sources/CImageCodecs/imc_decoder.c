@@ -198,6 +198,15 @@ int32_t imc_decoder_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes
   }
 }
 
+int32_t imc_decoder_validate(imc_decoder *decoder, imc_status *status) {
+  memset(status, 0, sizeof *status);
+  switch (decoder->format) {
+  case IMC_FORMAT_PNG: return imc_png_validate(decoder, status);
+  case IMC_FORMAT_JPEG: return imc_jpeg_validate(decoder, status);
+  default: imc_status_set(status, IMC_ERR_ARGUMENT, "decoder is not open"); return status->code;
+  }
+}
+
 void imc_decoder_close(imc_decoder *decoder) {
   if (!decoder) return;
   if (decoder->png) imc_png_close(decoder);

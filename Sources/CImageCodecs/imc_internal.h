@@ -74,10 +74,12 @@ size_t imc_source_read(imc_source *source, uint8_t *out, size_t n);
 /* Format back ends. Each open reads the header into decoder->info; each read fills the pixels. */
 int32_t imc_png_open(imc_decoder *decoder, imc_status *status);
 int32_t imc_png_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status);
+int32_t imc_png_validate(imc_decoder *decoder, imc_status *status);
 void imc_png_close(imc_decoder *decoder);
 
 int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status);
 int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status);
+int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status);
 void imc_jpeg_close(imc_decoder *decoder);
 
 #endif

@@ -249,6 +249,8 @@ int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
   jpeg_calc_output_dimensions(cinfo);
   info->output_width = cinfo->output_width;
   info->output_height = cinfo->output_height;
+  /* Scales above 8/8 enlarge: the output, not only the stored size, must be within the limits. */
+  if (imc_check_limits(&decoder->request, info->output_width, info->output_height, status)) return status->code;
   return IMC_OK;
 }
 
@@ -292,6 +294,20 @@ int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, i
       jpeg_read_scanlines(cinfo, rows, count);
     }
   }
+  jpeg_finish_decompress(cinfo);
+  return IMC_OK;
+}
+
+int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  session->status = status;
+  if (setjmp(session->jump)) return status->code;
+  jpeg_start_decompress(cinfo);
+  /* One row in libjpeg's own pool: released with the decompressor, also after a longjmp. */
+  JSAMPARRAY row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE,
+                                                cinfo->output_width * (JDIMENSION)cinfo->output_components, 1);
+  while (cinfo->output_scanline < cinfo->output_height) jpeg_read_scanlines(cinfo, row, 1);
   jpeg_finish_decompress(cinfo);
   return IMC_OK;
 }

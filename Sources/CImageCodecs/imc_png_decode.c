@@ -93,6 +93,8 @@ struct imc_png_session {
   imc_png_framer framer;
   int32_t code_on_error; /* our own reason (a read error), when we stop libpng ourselves */
   int allocation_failed; /* an allocation failed and libpng has not (yet) survived it with a warning */
+  int passes;            /* 7 for Adam7 with interlace handling, else 1 */
+  int owns_row;          /* rows[0] is our scratch row (validation), freed at close */
   png_bytep *rows;
 };
 
@@ -196,7 +198,6 @@ static void set_transforms(png_structp png, int32_t layout, int color_type, int 
   int source_alpha = (color_type & PNG_COLOR_MASK_ALPHA) || (has_trns && want_alpha);
   if (want_alpha && !source_alpha) png_set_add_alpha(png, layout_is_wide(layout) ? 0xffff : 0xff, PNG_FILLER_AFTER);
   if (!want_alpha && (color_type & PNG_COLOR_MASK_ALPHA)) png_set_strip_alpha(png);
-  png_set_interlace_handling(png);
 }
 
 int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
@@ -253,6 +254,7 @@ int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
   if (imc_check_limits(request, width, height, status)) return status->code;
   out->output_layout = choose_layout(request->want, color_type, bit_depth, has_trns);
   set_transforms(png, out->output_layout, color_type, bit_depth, has_trns);
+  session->passes = png_set_interlace_handling(png);
   png_read_update_info(png, info);
   size_t expected = (size_t)width * imc_layout_bytes_per_pixel(out->output_layout);
   if (png_get_rowbytes(png, info) != expected) {
@@ -279,9 +281,30 @@ int32_t imc_png_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, im
   return IMC_OK;
 }
 
+int32_t imc_png_validate(imc_decoder *decoder, imc_status *status) {
+  struct imc_png_session *session = decoder->png;
+  png_structp png = session->png;
+  session->status = status;
+  uint32_t height = decoder->info.output_height;
+  /* One row, kept in the session (freed at close) so that a longjmp cannot leak it. */
+  session->rows = malloc(sizeof(png_bytep));
+  if (session->rows) session->rows[0] = malloc(png_get_rowbytes(png, session->info));
+  if (!session->rows || !session->rows[0]) {
+    imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory");
+    return status->code;
+  }
+  session->owns_row = 1;
+  if (setjmp(png_jmpbuf(png))) return status->code;
+  for (int pass = 0; pass < session->passes; pass++)
+    for (uint32_t y = 0; y < height; y++) png_read_row(png, session->rows[0], NULL);
+  png_read_end(png, NULL);
+  return IMC_OK;
+}
+
 void imc_png_close(imc_decoder *decoder) {
   struct imc_png_session *session = decoder->png;
   if (session->png) png_destroy_read_struct(&session->png, session->info ? &session->info : NULL, NULL);
+  if (session->owns_row && session->rows) free(session->rows[0]);
   free(session->rows);
   free(session);
   decoder->png = NULL;

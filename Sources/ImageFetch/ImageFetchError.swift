@@ -1,7 +1,12 @@
+import Foundation
 import ImageCodecs
 import ParseFetch
+import Thumbnails
 
 /// Why an image could not be loaded: the stage that failed, with its own error.
+///
+/// Every `ImageFetcher` method throws exactly this type (typed throws), cancellation included,
+/// so a caller sorts failures with a `switch`, not by casting `any Error`.
 public enum ImageFetchError: Error, Sendable, CustomStringConvertible {
   /// Reading the object or its file column from Parse failed.
   case parse(ParseError)
@@ -13,6 +18,10 @@ public enum ImageFetchError: Error, Sendable, CustomStringConvertible {
   case cache(CacheError)
   /// A Parse object was asked for, but the fetcher has no ``/ParseFetch/ParseConfiguration``.
   case parseNotConfigured
+  /// The thumbnail of a valid, cached original could not be made or written.
+  case thumbnail(ThumbnailError)
+  /// The task was cancelled; a partial download stays as a `.part` file for a resume.
+  case cancelled
 
   /// One sentence that says what failed and what to do.
   public var description: String {
@@ -24,18 +33,42 @@ public enum ImageFetchError: Error, Sendable, CustomStringConvertible {
     case .cache(let error): "\(error)"
     case .parseNotConfigured:
       "no Parse Server is configured: set PARSE_SERVER_URL and PARSE_APPLICATION_ID"
+    case .thumbnail(let error): "\(error)"
+    case .cancelled: "cancelled"
     }
   }
 
-  /// Sorts a lower stage's error into a case; cancellation passes through unchanged.
-  static func wrap(_ error: any Error) -> any Error {
+  /// Whether the failure is the file's own (not a valid image, or no thumbnail can be made of
+  /// it), rather than the network's, the server's or the cache's.
+  public var isInvalidImage: Bool {
+    switch self {
+    case .invalidImage: true
+    case .thumbnail(let error): if case .decode = error { true } else { false }
+    default: false
+    }
+  }
+
+  /// Sorts a lower stage's error into a case.
+  static func wrap(_ error: any Error, url: URL? = nil) -> ImageFetchError {
     switch error {
-    case let error as ParseError: ImageFetchError.parse(error)
-    case let error as DownloadError: ImageFetchError.download(error)
+    case let error as ImageFetchError: error
+    case let error as ParseError: .parse(error)
+    case let error as DownloadError: .download(error)
     case CacheError.validationFailed(let key, let underlying as DecodeError):
-      ImageFetchError.invalidImage(name: key.fileName, underlying)
-    case let error as CacheError: ImageFetchError.cache(error)
-    default: error
+      .invalidImage(name: key.fileName, underlying)
+    case CacheError.validationFailed(let key, ThumbnailError.decode(let underlying)):
+      .invalidImage(name: key.fileName, underlying)
+    case CacheError.validationFailed(_, let underlying as ThumbnailError): .thumbnail(underlying)
+    case let error as CacheError: .cache(error)
+    case let error as ThumbnailError: .thumbnail(error)
+    case is CancellationError: .cancelled
+    case let error as URLError where error.code == .cancelled: .cancelled
+    default:
+      Task.isCancelled
+        ? .cancelled
+        : .download(
+          .unusableResponse(
+            url: url.map { "\($0.scheme ?? "")://\($0.host ?? "")\($0.path)" } ?? "?", reason: "\(error)"))
     }
   }
 }

@@ -9,11 +9,11 @@ extension ImageFetcher {
   ///   - column: The file column, such as `MainImage`.
   ///   - progress: Called as bytes arrive; a cache hit reports completion once.
   /// - Returns: The decoded image.
-  /// - Throws: ``ImageFetchError``, or `CancellationError` when the task is cancelled.
+  /// - Throws: ``ImageFetchError``.
   public func image(
     of object: ParseObjectReference, column: String, progress: ProgressHandler? = nil
-  ) async throws -> Image {
-    try await load(try await file(of: object, column: column), progress: progress).1
+  ) async throws(ImageFetchError) -> Image {
+    try await load(try await file(of: object, column: column), progress: progress).image
   }
 
   /// Makes sure an object's file is cached and valid, without decoding a hit.
@@ -21,11 +21,11 @@ extension ImageFetcher {
   ///   - object: The class and object id.
   ///   - column: The file column.
   ///   - progress: Called as bytes arrive.
-  /// - Returns: The cache entry (its `value` is the image when it was downloaded now).
-  /// - Throws: ``ImageFetchError``, or `CancellationError`.
+  /// - Returns: The cache entry (its `value` is the validation's result when it was downloaded now).
+  /// - Throws: ``ImageFetchError``.
   public func cachedFile(
     of object: ParseObjectReference, column: String, progress: ProgressHandler? = nil
-  ) async throws -> FetchedFile<Image> {
+  ) async throws(ImageFetchError) -> FetchedFile<ValidatedImage> {
     try await cachedFile(for: try await file(of: object, column: column), progress: progress)
   }
 
@@ -35,13 +35,11 @@ extension ImageFetcher {
   ///   - file: The file's name and URL.
   ///   - progress: Called as bytes arrive.
   /// - Returns: The entry and its decoded image.
-  /// - Throws: ``ImageFetchError``, or `CancellationError`.
-  public func load(_ file: ParseFile, progress: ProgressHandler? = nil) async throws
-    -> (FetchedFile<Image>, Image)
+  /// - Throws: ``ImageFetchError``.
+  public func load(_ file: ParseFile, progress: ProgressHandler? = nil) async throws(ImageFetchError)
+    -> LoadedImage
   {
-    try await load(
-      file.url, key: CacheKey(parseFileName: file.name), headers: fileHeaders,
-      headersOrigin: client?.configuration.serverURL, progress: progress)
+    try await load(source(of: file), progress: progress)
   }
 
   /// Makes sure a resolved file is cached and valid, without decoding a hit.
@@ -49,29 +47,32 @@ extension ImageFetcher {
   ///   - file: The file's name and URL.
   ///   - progress: Called as bytes arrive.
   /// - Returns: The cache entry.
-  /// - Throws: ``ImageFetchError``, or `CancellationError`.
-  public func cachedFile(for file: ParseFile, progress: ProgressHandler? = nil) async throws
-    -> FetchedFile<Image>
+  /// - Throws: ``ImageFetchError``.
+  public func cachedFile(for file: ParseFile, progress: ProgressHandler? = nil) async throws(ImageFetchError)
+    -> FetchedFile<ValidatedImage>
   {
-    do {
-      return try await files.fetch(
-        file.url, key: CacheKey(parseFileName: file.name), headers: fileHeaders,
-        headersOrigin: client?.configuration.serverURL, progress: progress)
-    } catch {
-      throw ImageFetchError.wrap(error)
-    }
+    try await fetch(source(of: file), goal: .verdict, progress: progress)
   }
 
-  /// The application id and session token, sent with file downloads that go to the Parse
-  /// server's own origin (never to S3, a CDN or a redirect's other host).
-  private var fileHeaders: [String: String] { client?.configuration.fileHeaders ?? [:] }
+  /// Where a Parse file comes from: its URL, keyed by its name, with the application id and
+  /// session token for requests to the Parse server's own origin only (never to S3, a CDN, or a
+  /// redirect's other host).
+  func source(of file: ParseFile) -> Source {
+    Source(
+      url: file.url, key: CacheKey(parseFileName: file.name),
+      headers: client?.configuration.fileHeaders ?? [:], headersOrigin: client?.configuration.serverURL)
+  }
 
-  private func file(of object: ParseObjectReference, column: String) async throws -> ParseFile {
-    guard let client else { throw ImageFetchError.parseNotConfigured }
+  func file(of object: ParseObjectReference, column: String) async throws(ImageFetchError) -> ParseFile {
+    guard let client else { throw .parseNotConfigured }
     do {
       return try await client.file(of: object, column: column)
     } catch {
-      throw ImageFetchError.wrap(error)
+      throw .wrap(error)
     }
+  }
+
+  func source(of object: ParseObjectReference, column: String) async throws(ImageFetchError) -> Source {
+    source(of: try await file(of: object, column: column))
   }
 }

@@ -8,9 +8,9 @@ extension ImageFetcher {
   /// thumbnail next to the cached original.
   ///
   /// ```swift
-  /// let (file, thumbnail) = try await fetcher.thumbnail(
+  /// let result = try await fetcher.thumbnail(
   ///   of: photo, column: "MainImage", options: ThumbnailOptions(size: .longestSide(256)))
-  /// print(file.url.path, thumbnail.path)
+  /// print(result.original.path, result.thumbnail.path)
   /// ```
   /// - Parameters:
   ///   - object: The object.
@@ -18,12 +18,25 @@ extension ImageFetcher {
   ///   - options: The thumbnail's size, fit, format and filter.
   ///   - progress: Called with download progress (once, complete, on a hit).
   /// - Returns: The cached original and the thumbnail file.
-  /// - Throws: ``ImageFetchError`` for the fetch, `ThumbnailError` for the thumbnail, or `CancellationError`.
+  /// - Throws: ``ImageFetchError`` (``ImageFetchError/thumbnail(_:)`` when the thumbnail of a valid
+  ///   original cannot be made).
   public func thumbnail(
     of object: ParseObjectReference, column: String, options: ThumbnailOptions, progress: ProgressHandler? = nil
-  ) async throws -> (original: FetchedFile<Image>, thumbnail: ThumbnailResult) {
-    let original = try await cachedFile(of: object, column: column, progress: progress)
-    return (original, try Thumbnailer(options: options).makeThumbnail(forFileAt: original.url.path))
+  ) async throws(ImageFetchError) -> FetchedThumbnail {
+    try await thumbnail(of: source(of: object, column: column), options: options, progress: progress)
+  }
+
+  /// Loads a resolved Parse file through the validated cache and makes (or reuses) its thumbnail.
+  /// - Parameters:
+  ///   - file: The file's name and URL (such as from a class listing).
+  ///   - options: The thumbnail's size, fit, format and filter.
+  ///   - progress: Called with download progress.
+  /// - Returns: The cached original and the thumbnail file.
+  /// - Throws: ``ImageFetchError``.
+  public func thumbnail(for file: ParseFile, options: ThumbnailOptions, progress: ProgressHandler? = nil)
+    async throws(ImageFetchError) -> FetchedThumbnail
+  {
+    try await thumbnail(of: source(of: file), options: options, progress: progress)
   }
 
   /// Loads a plain URL through the validated cache and makes (or reuses) its thumbnail next to the
@@ -33,11 +46,24 @@ extension ImageFetcher {
   ///   - options: The thumbnail's size, fit, format and filter.
   ///   - progress: Called with download progress.
   /// - Returns: The cached original and the thumbnail file.
-  /// - Throws: ``ImageFetchError`` for the fetch, `ThumbnailError` for the thumbnail, or `CancellationError`.
-  public func thumbnail(at url: URL, options: ThumbnailOptions, progress: ProgressHandler? = nil) async throws
-    -> (original: FetchedFile<Image>, thumbnail: ThumbnailResult)
+  /// - Throws: ``ImageFetchError``.
+  public func thumbnail(at url: URL, options: ThumbnailOptions, progress: ProgressHandler? = nil)
+    async throws(ImageFetchError) -> FetchedThumbnail
   {
-    let original = try await cachedFile(at: url, progress: progress)
-    return (original, try Thumbnailer(options: options).makeThumbnail(forFileAt: original.url.path))
+    try await thumbnail(
+      of: Source(url: url, key: CacheKey(url: url.absoluteString)), options: options, progress: progress)
+  }
+
+  func thumbnail(of source: Source, options: ThumbnailOptions, progress: ProgressHandler?)
+    async throws(ImageFetchError) -> FetchedThumbnail
+  {
+    let original = try await fetch(source, goal: .thumbnail(options), progress: progress)
+    let path = original.path
+    do {
+      let thumbnail = try await CPUWork.run { try Thumbnailer(options: options).makeThumbnail(forFileAt: path) }
+      return FetchedThumbnail(original: original, thumbnail: thumbnail)
+    } catch {
+      throw .wrap(error, url: source.url)
+    }
   }
 }

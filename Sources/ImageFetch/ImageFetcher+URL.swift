@@ -9,9 +9,9 @@ extension ImageFetcher {
   ///   - url: The image's URL.
   ///   - progress: Called as bytes arrive; a cache hit reports completion once.
   /// - Returns: The decoded image.
-  /// - Throws: ``ImageFetchError``, or `CancellationError`.
-  public func image(at url: URL, progress: ProgressHandler? = nil) async throws -> Image {
-    try await load(url, key: CacheKey(url: url.absoluteString), headers: [:], progress: progress).1
+  /// - Throws: ``ImageFetchError``.
+  public func image(at url: URL, progress: ProgressHandler? = nil) async throws(ImageFetchError) -> Image {
+    try await load(Source(url: url, key: CacheKey(url: url.absoluteString)), progress: progress).image
   }
 
   /// Makes sure the file at a plain URL is cached and valid, without decoding a hit.
@@ -19,14 +19,10 @@ extension ImageFetcher {
   ///   - url: The image's URL.
   ///   - progress: Called as bytes arrive.
   /// - Returns: The cache entry.
-  /// - Throws: ``ImageFetchError``, or `CancellationError`.
-  public func cachedFile(at url: URL, progress: ProgressHandler? = nil) async throws
-    -> FetchedFile<Image>
+  /// - Throws: ``ImageFetchError``.
+  public func cachedFile(at url: URL, progress: ProgressHandler? = nil) async throws(ImageFetchError)
+    -> FetchedFile<ValidatedImage>
   {
-    do {
-      return try await files.fetch(url, key: CacheKey(url: url.absoluteString), progress: progress)
-    } catch {
-      throw ImageFetchError.wrap(error)
-    }
+    try await fetch(Source(url: url, key: CacheKey(url: url.absoluteString)), goal: .verdict, progress: progress)
   }
 }

@@ -10,29 +10,35 @@ import ParseFetch
 /// let image = try await fetcher.image(of: photo, column: "MainImage") { print($0) }
 /// ```
 ///
-/// A download is decoded in full before it may enter the cache, and that decode is the image
-/// handed back: nothing is decoded twice. A cache hit costs no file request and is decoded
-/// from disk. Concurrent loads of one file share one download and one decode.
+/// A download is validated by one strict decode before it may enter the cache, and that decode
+/// is the one the caller needed anyway: the full-size pixels for ``image(of:column:progress:)``,
+/// the thumbnail's for ``thumbnail(of:column:options:progress:)``, and for a plain
+/// ``cachedFile(of:column:progress:)`` the cheapest decode that still reads every byte. A cache
+/// hit costs no file request and decodes nothing unless pixels are asked for. Concurrent loads of
+/// one file share one download and one decode.
+///
+/// Every method throws ``ImageFetchError`` (``ImageFetchError/cancelled`` when its task is
+/// cancelled).
 public final class ImageFetcher: Sendable {
   /// The Parse client, when a server is configured.
   public let client: ParseClient?
   /// The cache and downloader, with the decoder as their validation.
-  public let files: FileFetcher<Image>
+  public let files: FileFetcher<ValidatedImage>
   /// The options of every decode (limits, strictness, pixel format).
   public let decodeOptions: DecodeOptions
 
   /// Creates a fetcher.
   /// - Parameters:
   ///   - configuration: The Parse Server, or nil to load plain URLs only.
-  ///   - cache: The disk cache; the default directory when nil.
-  ///   - downloader: Size limit, idle timeout and retries of downloads.
+  ///   - cache: The cache (a ``DiskCache`` or another ``FileCaching``); the default directory when nil.
+  ///   - downloader: What downloads misses (a ``Downloader``, or another ``DataLoading``).
   ///   - decodeOptions: Options of the validating decode.
   /// - Throws: ``ImageFetchError/cache(_:)`` when the cache directory cannot be created.
   public init(
-    configuration: ParseConfiguration? = nil, cache: DiskCache? = nil,
-    downloader: Downloader = Downloader(), decodeOptions: DecodeOptions = DecodeOptions()
+    configuration: ParseConfiguration? = nil, cache: (any FileCaching)? = nil,
+    downloader: any DataLoading = Downloader(), decodeOptions: DecodeOptions = DecodeOptions()
   ) throws(ImageFetchError) {
-    let store: DiskCache
+    let store: any FileCaching
     if let cache {
       store = cache
     } else {
@@ -40,35 +46,54 @@ public final class ImageFetcher: Sendable {
     }
     self.client = configuration.map { ParseClient(configuration: $0) }
     self.decodeOptions = decodeOptions
-    self.files = FileFetcher(cache: store, downloader: downloader) { url in
-      try ImageDecoder.decode(contentsOf: url.path, options: decodeOptions)
+    self.files = FileFetcher(cache: store, downloader: downloader) {
+      ImageValidator(options: decodeOptions, goal: .verdict)
     }
   }
 
-  /// Brings a file into the cache and returns it with its image.
+  /// Where a file comes from and how it is cached: the request half of every load.
+  struct Source: Sendable {
+    var url: URL
+    var key: CacheKey
+    var headers: [String: String] = [:]
+    var headersOrigin: URL?
+  }
+
+  /// Brings a file into the cache, validating a download with the decode `goal` asks for.
+  func fetch(_ source: Source, goal: DecodeGoal, progress: ProgressHandler?) async throws(ImageFetchError)
+    -> FetchedFile<ValidatedImage>
+  {
+    let options = decodeOptions
+    do {
+      return try await files.fetch(
+        source.url, key: source.key, headers: source.headers, headersOrigin: source.headersOrigin,
+        validator: { ImageValidator(options: options, goal: goal) }, progress: progress)
+    } catch {
+      throw .wrap(error, url: source.url)
+    }
+  }
+
+  /// Brings a file into the cache and returns it with its full-size image.
   ///
   /// The image is the validating decode's when the file was downloaded now; on a hit the cached
   /// file is decoded, and if that fails (the file was damaged on disk) it is removed and
   /// downloaded again once.
-  func load(
-    _ url: URL, key: CacheKey, headers: [String: String], headersOrigin: URL? = nil,
-    progress: ProgressHandler?
-  ) async throws -> (FetchedFile<Image>, Image) {
+  func load(_ source: Source, progress: ProgressHandler?) async throws(ImageFetchError) -> LoadedImage {
+    let file = try await fetch(source, goal: .pixels, progress: progress)
+    if let image = file.value?.image { return LoadedImage(file: file, image: image) }
+    let (path, options) = (file.path, decodeOptions)
     do {
-      let file = try await files.fetch(
-        url, key: key, headers: headers, headersOrigin: headersOrigin, progress: progress)
-      if let image = file.value { return (file, image) }
-      do {
-        return (file, try ImageDecoder.decode(contentsOf: file.url.path, options: decodeOptions))
-      } catch {
-        try files.cache.removeEntry(for: key)
-        let fresh = try await files.fetch(
-          url, key: key, headers: headers, headersOrigin: headersOrigin, progress: progress)
-        guard let image = fresh.value else { throw error }
-        return (fresh, image)
+      return LoadedImage(
+        file: file, image: try await CPUWork.run { try ImageDecoder.decode(contentsOf: path, options: options) })
+    } catch let error as DecodeError {
+      do { try files.cache.removeEntry(for: source.key) } catch { throw .cache(error) }
+      let fresh = try await fetch(source, goal: .pixels, progress: progress)
+      guard let image = fresh.value?.image else {
+        throw .invalidImage(name: source.key.fileName, error)
       }
+      return LoadedImage(file: fresh, image: image)
     } catch {
-      throw ImageFetchError.wrap(error)
+      throw .wrap(error, url: source.url)
     }
   }
 }

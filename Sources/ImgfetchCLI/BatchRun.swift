@@ -26,8 +26,8 @@ final class BatchRun: Sendable {
     var listingFailed = false
     await withTaskGroup(of: FetchOutcome.self) { group in
       var inFlight = 0
-      func add(_ source: FetchSource) async {
-        if let shard = settings.shard, !shard.contains(source.shardKey) { return }
+      func add(_ source: FetchSource, slicedByServer: Bool = false) async {
+        if let shard = settings.shard, !slicedByServer, !shard.contains(source.shardKey) { return }
         if inFlight >= settings.jobs, let outcome = await group.next() {
           report(outcome)
           inFlight -= 1
@@ -36,14 +36,17 @@ final class BatchRun: Sendable {
         inFlight += 1
       }
       if let className = settings.className, let client = fetcher.client {
-        if reporter.isDrawing, settings.shard == nil,
-          let total = try? await client.count(in: className, where: settings.whereJSON)
-        {
+        // --shard in range mode: the server sends only this shard's objectId slice.
+        let slice = settings.shard.flatMap { $0.slicesOnServer ? ObjectIDRange(shard: $0.index, of: $0.count) : nil }
+        let pages = client.objectFiles(
+          in: className, column: settings.column!, where: settings.whereJSON, range: slice)
+        // The walk's own count: the same constraint, so the total is what the walk yields.
+        if reporter.isDrawing, settings.shard == nil || slice != nil, let total = try? await pages.count() {
           reporter.setTotal(total)
         }
         do {
-          for try await page in client.objectFiles(in: className, column: settings.column!, where: settings.whereJSON) {
-            for item in page { await add(.objectFile(item.object, item.file)) }
+          for try await page in pages {
+            for item in page { await add(.objectFile(item.object, item.file), slicedByServer: slice != nil) }
             if Task.isCancelled { break }
           }
         } catch {
@@ -99,24 +102,40 @@ final class BatchRun: Sendable {
     }
     do {
       let path: String
+      let thumbnails = settings.thumbnail
       switch source {
       case .local(let file):
         var image = Image(width: 1, height: 1, pixelFormat: .gray8)
         try ImageDecoder.decode(contentsOf: file, options: DecodeOptions(limits: settings.decodeLimits), into: &image)
         path = file
       case .url(let url):
-        path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
+        if let thumbnails {
+          path = try await record(fetcher.thumbnail(at: url, options: thumbnails, progress: progress), into: &outcome)
+        } else {
+          path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
+        }
       case .object(let reference):
-        path = try await record(
-          fetcher.cachedFile(of: reference, column: settings.column!, progress: progress), into: &outcome)
+        if let thumbnails {
+          path = try await record(
+            fetcher.thumbnail(of: reference, column: settings.column!, options: thumbnails, progress: progress),
+            into: &outcome)
+        } else {
+          path = try await record(
+            fetcher.cachedFile(of: reference, column: settings.column!, progress: progress), into: &outcome)
+        }
       case .objectFile(_, let file):
-        path = try await record(fetcher.cachedFile(for: file.get(), progress: progress), into: &outcome)
+        if let thumbnails {
+          path = try await record(
+            fetcher.thumbnail(for: file.get(), options: thumbnails, progress: progress), into: &outcome)
+        } else {
+          path = try await record(fetcher.cachedFile(for: file.get(), progress: progress), into: &outcome)
+        }
       }
       outcome.cachePath = path
       let header = try ImageDecoder.probe(contentsOf: path, limits: settings.decodeLimits)
       (outcome.width, outcome.height, outcome.format) = (header.width, header.height, header.format.rawValue)
       if outcome.bytes == 0 { outcome.bytes = Int64(InfoCommand.fileSize(path) ?? 0) }
-      if let options = settings.thumbnail {
+      if let options = thumbnails, outcome.thumbnail == nil {
         outcome.thumbnail = try Thumbnailer(options: options).makeThumbnail(forFileAt: path)
       }
     } catch {
@@ -125,7 +144,12 @@ final class BatchRun: Sendable {
     return outcome
   }
 
-  private func record(_ file: FetchedFile<Image>, into outcome: inout FetchOutcome) -> String {
+  private func record(_ result: FetchedThumbnail, into outcome: inout FetchOutcome) -> String {
+    outcome.thumbnail = result.thumbnail
+    return record(result.original, into: &outcome)
+  }
+
+  private func record(_ file: FetchedFile<ValidatedImage>, into outcome: inout FetchOutcome) -> String {
     outcome.cacheHit = file.isCacheHit
     outcome.bytes = file.byteCount
     return file.url.path
@@ -137,8 +161,9 @@ final class BatchRun: Sendable {
     case let error as DecodeError: return (.invalidImage, error.description)
     case let error as ThumbnailError: return (.invalidImage, "\(error)")
     case let error as ImageFetchError:
-      if case .invalidImage = error { return (.invalidImage, error.description) }
-      return (.network, error.description)
+      if case .cancelled = error { return (.cancelled, "cancelled") }
+      if case .thumbnail = error { return (.invalidImage, error.description) }
+      return (error.isInvalidImage ? .invalidImage : .network, error.description)
     case let error as ParseError: return (.network, "\(error)")
     case is CancellationError: return (.cancelled, "cancelled")
     default: return (.network, "\(error)")

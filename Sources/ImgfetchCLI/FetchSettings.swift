@@ -18,7 +18,10 @@ struct FetchSettings {
       OptionSpec("column", value: true, help: "the file column of Class/objectId sources and of --class"),
       OptionSpec("class", value: true, help: "fetch every object of this class that has the column"),
       OptionSpec("where", value: true, help: "with --class: a Parse where JSON to filter the objects"),
-      OptionSpec("shard", value: true, help: "K/N: only the objects whose objectId hashes to shard K of N"),
+      OptionSpec("shard", value: true, help: "K/N: only shard K of N of the class (or of the sources)"),
+      OptionSpec(
+        "shard-mode", value: true,
+        help: "range (default: the server sends each shard its objectId range) or hash (every shard reads all)"),
       OptionSpec(
         "cache-dir", value: true, help: "cache directory (default $XDG_CACHE_HOME/imgfetch or ~/.cache/imgfetch)"),
       OptionSpec("max-bytes", value: true, help: "largest download in bytes (default 268435456)"),
@@ -54,7 +57,8 @@ struct FetchSettings {
     if whereJSON != nil && className == nil { throw UsageError("--where goes with --class") }
     let needsParse = className != nil || sources.contains { $0.needsParse }
     if needsParse && column == nil { throw UsageError("Parse sources need --column NAME") }
-    if let text = parsed.value("shard") { shard = try Shard(parsing: text) }
+    if let text = parsed.value("shard") { shard = try Shard(parsing: text, mode: parsed.value("shard-mode")) }
+    if parsed.value("shard-mode") != nil && shard == nil { throw UsageError("--shard-mode goes with --shard") }
     if needsParse { parse = try FetchSettings.parseConfiguration(parsed, environment: environment) }
     cacheDirectory = parsed.value("cache-dir").map { URL(fileURLWithPath: $0) }
     if let text = parsed.value("max-bytes") {

@@ -9,8 +9,8 @@ enum HelpText {
                                    Class/objectId (with --column), or a local file (validated in
                                    place); print the cached path (and, with --thumbnail, a tab and
                                    the thumbnail's path)
-      imgfetch --class C --column COL [--where JSON] [--shard K/N] [options]
-                                   the same for every object of a Parse class that has the column
+      imgfetch --class C --column COL [--where JSON] [--shard K/N [--shard-mode hash]] [options]
+                                   the same for every object of a Parse class (matching --where)
       imgfetch cache stats|clear|gc [--cache-dir DIR] [--max-age S]
     \(ThumbnailCommand.usage)
       imgfetch info FILE...        one JSON object per file, from the header only

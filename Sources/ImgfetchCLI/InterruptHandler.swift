@@ -5,16 +5,20 @@ import Synchronization
   import Glibc
 #endif
 
-/// The write end of the self-pipe the signal handler writes to (set once, before the handler).
+/// The write end of the self-pipe (a socket pair) the signal handler writes to (set once, before the handler).
 nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
 
 /// Turns Ctrl-C (SIGINT) and SIGTERM into a cancellation the program can clean up after: the first
-/// signal runs `onInterrupt` (cancel transfers, erase the progress bar); a second one exits at once
+/// signal runs `onInterrupt` (cancel transfers, erase the progress bar, stop a batch), and the
+/// command then returns 130 to the main thread, which exits; a second signal ends the process at once
 /// with status 130.
 ///
 /// The handler is a plain `sigaction` handler installed synchronously, so no signal is lost between
 /// start-up and the first transfer; it only writes a byte to a pipe (async-signal-safe), and a
-/// thread of its own reads the pipe and runs `onInterrupt`.
+/// thread of its own reads the pipe and runs `onInterrupt`. The pipe is close-on-exec, so it never
+/// leaks into a program imgfetch starts. The second signal ends the process with `_exit`, never
+/// `exit`: `exit` from this thread would run the atexit handlers and static destructors (Foundation,
+/// libcurl) while the main thread and the workers still use them.
 final class InterruptHandler {
   /// Unblocks SIGINT and SIGTERM in the calling thread (and the threads it creates from now on).
   static func unblock() {
@@ -29,7 +33,11 @@ final class InterruptHandler {
   /// - Parameter onInterrupt: Called once, on a background thread, at the first signal.
   init(onInterrupt: @escaping @Sendable () -> Void) {
     var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { return }
+    // A socket pair stands in for pipe2(O_CLOEXEC), which Glibc's Swift module does not show:
+    // close-on-exec from creation, with no window in which another thread's exec could inherit it.
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+      return
+    }
     interruptPipeWriteEnd = ends[1]
     let readEnd = ends[0]
     let thread = Thread {
@@ -37,7 +45,7 @@ final class InterruptHandler {
       var seen = 0
       while read(readEnd, &byte, 1) == 1 {
         seen += 1
-        if seen == 1 { onInterrupt() } else { exit(ExitCode.interrupted.rawValue) }
+        if seen == 1 { onInterrupt() } else { _exit(ExitCode.interrupted.rawValue) }
       }
     }
     thread.start()

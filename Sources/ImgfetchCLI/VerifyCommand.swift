@@ -1,6 +1,7 @@
 import ImageCodecs
 
-/// `imgfetch verify FILE...`: a full strict decode of each file; `OK` or the reason per file.
+/// `imgfetch verify FILE...`: a full strict decode of each file, row by row into one scratch row
+/// (`ImageDecoder.validate`: memory grows with the width, not the area); `OK` or the reason per file.
 enum VerifyCommand {
   static let specs: [OptionSpec] = [
     OptionSpec("max-pixels", value: true, help: "largest accepted width x height (default 100000000)")
@@ -11,10 +12,9 @@ enum VerifyCommand {
     guard !parsed.positionals.isEmpty else { throw UsageError("verify needs at least one FILE") }
     let options = DecodeOptions(limits: try CodecOptions.limits(parsed))
     var exitCode = ExitCode.success
-    var image = Image(width: 1, height: 1, pixelFormat: .gray8)
     for file in parsed.positionals {
       do {
-        try ImageDecoder.decode(contentsOf: file, options: options, into: &image)
+        _ = try ImageDecoder.validate(contentsOf: file, options: options)
         Console.out("\(file): OK")
       } catch {
         Console.out("\(file): \(error.summary): \(error.message)")

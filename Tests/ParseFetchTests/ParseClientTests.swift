@@ -35,7 +35,7 @@ import Testing
   /// Column values as JSON text (nil: no such key) and what the message says was found.
   @Test(
     arguments: [
-      (nil, "found no value"), ("null", "found null"), (#""photo.jpg""#, "found a string"),
+      ("null", "found null"), (#""photo.jpg""#, "found a string"),
       ("42", "found a number"),
       (#"{"__type":"Pointer","className":"X","objectId":"y"}"#, "found a Pointer"),
       (#"{"__type":"File","url":"http://h/x"}"#, "found a File without a name"),
@@ -49,6 +49,17 @@ import Testing
       try await client(fixture).file(of: photo, column: "MainImage")
     }
     #expect(error?.description == "Photo/Ed1nuqPvcm: column MainImage is not a file (\(found))")
+  }
+
+  /// An object without the column says the column is missing (the same words as a class walk's).
+  @Test func namesAMissingColumn() async throws {
+    let fixture = try await fixture([ParseFixture.photo("Ed1nuqPvcm", nil)])
+    let error = await #expect(throws: ParseError.self) {
+      try await client(fixture).file(of: photo, column: "MainImage")
+    }
+    #expect(
+      error?.description
+        == "Photo/Ed1nuqPvcm: column MainImage is missing (the object has no such field; check the column name)")
   }
 
   @Test func reportsAMissingObjectWithTheServerText() async throws {

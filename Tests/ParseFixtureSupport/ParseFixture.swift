@@ -65,6 +65,20 @@ public final class ParseFixture: Sendable {
     try await stats()["counts"]?[route] as? Int ?? 0
   }
 
+  /// How many query results (rows) the server has sent for a route, such as `classes/Photo`.
+  public func rowsSent(_ route: String) async throws -> Int {
+    try await stats()["rows"]?[route] as? Int ?? 0
+  }
+
+  /// Objects with random ten-character Parse-style ids (`[0-9A-Za-z]`), each with a File column
+  /// `MainImage` named after its id (`<32 hex>_<id>.png`).
+  public static func randomPhotos(_ count: Int) -> [[String: Any]] {
+    let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+    var ids: Set<String> = []
+    while ids.count < count { ids.insert(String((0..<10).map { _ in alphabet.randomElement()! })) }
+    return ids.map { photo($0, file("0123456789abcdef0123456789abcdef_\($0).png")) }
+  }
+
   /// The headers of the last request to a route, names in lower case.
   public func lastHeaders(_ route: String) async throws -> [String: String] {
     let headers = try await stats()["headers"]?[route] as? [String: String] ?? [:]

@@ -125,6 +125,11 @@ imc_decoder *imc_decoder_open_descriptor(int fd, const imc_request *request, imc
 int32_t imc_decoder_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, size_t capacity,
                          imc_status *status);
 
+/* Decodes every pixel, row by row, into one scratch row the decoder owns, and keeps none: the same
+ * checks and verdict as imc_decoder_read, with memory that grows with the width, not the area.
+ * (An interlaced PNG's passes overwrite the same row: the pixels are wrong, the verdict is not.) */
+int32_t imc_decoder_validate(imc_decoder *decoder, imc_status *status);
+
 /* Releases the decoder and closes its file. NULL is allowed. */
 void imc_decoder_close(imc_decoder *decoder);
 

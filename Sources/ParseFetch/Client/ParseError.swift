@@ -9,8 +9,15 @@ import Foundation
 public enum ParseError: Error, Sendable, CustomStringConvertible {
   /// Code 101: the object does not exist, or its ACL hides it from these credentials.
   case objectNotFound(ParseObjectReference, message: String)
-  /// The column is missing, `null` or holds something else than a File.
+  /// The object has no value in the column at all (a misspelt column name, or an object that was
+  /// saved without it).
+  case missingColumn(ParseObjectReference, column: String)
+  /// The column is `null` or holds something else than a File.
   case notAFile(ParseObjectReference, column: String, found: String)
+  /// A walk over a class could not go on without looping or losing objects: an answer without
+  /// objectIds, a page that repeats objects already seen (a proxy that drops the `$gt` paging
+  /// constraint), or ids outside the requested slice. `reason` says which.
+  case pagingFailed(className: String, reason: String)
   /// Code 209: the session token is invalid or expired.
   case invalidSessionToken(message: String)
   /// Code 119: the credentials may not do this (class-level permissions).
@@ -33,8 +40,12 @@ public enum ParseError: Error, Sendable, CustomStringConvertible {
     switch self {
     case .objectNotFound(let object, let message):
       "\(object): object not found (\(message)); check the id, or the ACL and session token"
+    case .missingColumn(let object, let column):
+      "\(object): column \(column) is missing (the object has no such field; check the column name)"
     case .notAFile(let object, let column, let found):
       "\(object): column \(column) is not a file (found \(found))"
+    case .pagingFailed(let className, let reason):
+      "class \(className): \(reason)"
     case .invalidSessionToken(let message):
       "the session token was refused (code 209: \(message)); log in again and use the new token"
     case .forbidden(let message):

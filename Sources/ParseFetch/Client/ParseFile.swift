@@ -20,11 +20,12 @@ public struct ParseFile: Sendable, Hashable {
   }
 
   /// Reads a column's value as a File.
-  /// - Throws: `ParseError.notAFile` saying what was found instead.
+  /// - Throws: `ParseError.missingColumn` when the object has no such field, `ParseError.notAFile`
+  ///   saying what was found instead of a File.
   init(column value: JSONValue?, of object: ParseObjectReference, column: String)
     throws(ParseError)
   {
-    guard let value else { throw .notAFile(object, column: column, found: "no value") }
+    guard let value else { throw .missingColumn(object, column: column) }
     guard value["__type"]?.string == "File" else {
       throw .notAFile(object, column: column, found: value.kindDescription)
     }

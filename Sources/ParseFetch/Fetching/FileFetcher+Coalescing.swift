@@ -7,6 +7,7 @@ extension FileFetcher {
     var key: CacheKey
     var headers: [String: String]
     var headersOrigin: URL?
+    var makeValidator: ValidatorFactory
   }
 
   struct Subscriber {

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Brings files into a ``DiskCache``: a hit costs no request; a miss is downloaded to its
-/// `.part` file, validated, and only then stored.
+/// Brings files into a cache (a ``FileCaching``, ``DiskCache`` by default): a hit costs no
+/// request; a miss is downloaded to its `.part` file while a ``DownloadValidator`` checks the
+/// bytes as they arrive, and stored only once it accepted the whole file.
 ///
 /// ```swift
 /// let fetcher = FileFetcher(cache: try DiskCache()) { url in try decodeImage(at: url) }
@@ -18,25 +19,41 @@ public final class FileFetcher<Value: Sendable>: Sendable {
   /// throwing rejects the file.
   public typealias Validator = @Sendable (URL) throws -> Value
 
+  /// Makes the validator of each download attempt.
+  public typealias ValidatorFactory = @Sendable () -> any DownloadValidator<Value>
+
   /// Where entries are stored.
-  public let cache: DiskCache
+  public let cache: any FileCaching
   /// What downloads misses.
-  public let downloader: Downloader
-  let validate: Validator
+  public let downloader: any DataLoading
+  let makeValidator: ValidatorFactory
   let transfers = Mutex<[CacheKey: Transfer]>([:])
   let nextID = Atomic<Int>(0)
 
-  /// Creates a fetcher.
+  /// Creates a fetcher whose validation reads each complete download from disk.
   /// - Parameters:
   ///   - cache: Where entries are stored.
   ///   - downloader: What downloads misses.
   ///   - validate: Runs on each complete download before it may become an entry.
+  public convenience init(
+    cache: any FileCaching, downloader: any DataLoading = Downloader(),
+    validate: @escaping Validator
+  ) {
+    self.init(cache: cache, downloader: downloader) { FileValidator(validate) }
+  }
+
+  /// Creates a fetcher whose validation sees each download's bytes as they arrive.
+  /// - Parameters:
+  ///   - cache: Where entries are stored.
+  ///   - downloader: What downloads misses.
+  ///   - makeValidator: Makes the validator of each attempt (used when a fetch gives none).
   public init(
-    cache: DiskCache, downloader: Downloader = Downloader(), validate: @escaping Validator
+    cache: any FileCaching, downloader: any DataLoading = Downloader(),
+    makeValidator: @escaping ValidatorFactory
   ) {
     self.cache = cache
     self.downloader = downloader
-    self.validate = validate
+    self.makeValidator = makeValidator
   }
 
   /// Returns the cache entry for `key`, downloading and validating `url` on a miss.
@@ -46,13 +63,15 @@ public final class FileFetcher<Value: Sendable>: Sendable {
   ///   - headers: Extra request headers, such as ``ParseConfiguration/fileHeaders``.
   ///   - headersOrigin: The only origin that receives `headers` (for Parse credentials, the
   ///     server URL): `url`'s own when nil. See ``Downloader/download(from:to:headers:headersOrigin:progress:)``.
+  ///   - validator: Makes this fetch's validators instead of the fetcher's own (a caller
+  ///     joining a transfer already running gets that transfer's validation).
   ///   - progress: Called as bytes arrive; a hit reports completion once.
   /// - Returns: The entry, with the validation's value when it was validated now.
   /// - Throws: ``DownloadError``; ``CacheError/validationFailed(_:underlying:)`` when the file is
   ///   rejected (nothing is stored); other ``CacheError``s; `CancellationError`.
   public func fetch(
     _ url: URL, key: CacheKey, headers: [String: String] = [:], headersOrigin: URL? = nil,
-    progress: ProgressHandler? = nil
+    validator: ValidatorFactory? = nil, progress: ProgressHandler? = nil
   ) async throws -> FetchedFile<Value> {
     if let hit = cachedEntry(key) {
       progress?(DownloadProgress(bytesReceived: hit.byteCount, bytesExpected: hit.byteCount))
@@ -62,7 +81,9 @@ public final class FileFetcher<Value: Sendable>: Sendable {
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         join(
-          Request(url: url, key: key, headers: headers, headersOrigin: headersOrigin),
+          Request(
+            url: url, key: key, headers: headers, headersOrigin: headersOrigin,
+            makeValidator: validator ?? makeValidator),
           Subscriber(id: id, progress: progress, continuation: continuation))
       }
     } onCancel: {
@@ -81,22 +102,31 @@ public final class FileFetcher<Value: Sendable>: Sendable {
   func load(_ request: Request, progress: @escaping ProgressHandler) async throws -> FetchedFile<
     Value
   > {
-    let lock = try await cache.lock(request.key)
+    let lock = try await cache.lockEntry(request.key)
     defer { lock.unlock() }
     if let hit = cachedEntry(request.key) {  // another process stored it while we waited
       progress(DownloadProgress(bytesReceived: hit.byteCount, bytesExpected: hit.byteCount))
       return hit
     }
     let part = cache.partURL(for: request.key)
-    let size = try await downloader.download(
-      from: request.url, to: part, headers: request.headers, headersOrigin: request.headersOrigin,
-      progress: progress)
-    let value: Value
+    let validators = ValidatorLog(request.makeValidator)
+    let size: Int64
     do {
-      value = try validate(part)
+      size = try await downloader.download(
+        from: request.url, to: part, headers: request.headers,
+        headersOrigin: request.headersOrigin, consumer: validators.factory, progress: progress)
+    } catch let error as DownloadError {
+      throw error
+    } catch is CancellationError {
+      throw CancellationError()
     } catch {
       try? FileManager.default.removeItem(at: part)
       throw CacheError.validationFailed(request.key, underlying: error)
+    }
+    guard let value = validators.value else {
+      try? FileManager.default.removeItem(at: part)
+      throw CacheError.validationFailed(
+        request.key, underlying: DownloadError.file(path: part.path, reason: "not validated"))
     }
     let entry = try cache.store(part, as: request.key)
     return FetchedFile(

@@ -16,6 +16,8 @@ final class DownloadAttempt: Sendable {
     case restart
     case failed(DownloadError)
     case cancelled
+    /// The consumer rejected the file; its error.
+    case rejected(any Error)
   }
 
   struct Parameters: Sendable {
@@ -27,6 +29,7 @@ final class DownloadAttempt: Sendable {
     var maximumBytes: Int64
     var idleTimeout: TimeInterval
     var progress: ProgressHandler?
+    var consumer: DownloadConsumerFactory?
   }
 
   struct State {
@@ -34,6 +37,7 @@ final class DownloadAttempt: Sendable {
     var continuation: CheckedContinuation<Outcome, Never>?
     var cancelled = false
     var writer: PartFileWriter?
+    var consumer: ConsumerRun?
     var expectedTotal: Int64?
     var errorStatus: (status: Int, retryAfter: Duration?)?
     var errorBody = Data()
@@ -87,6 +91,11 @@ final class DownloadAttempt: Sendable {
         do {
           state.writer = try PartFileWriter(parameters.partFile, keeping: start)
           state.expectedTotal = total
+          if let make = parameters.consumer {
+            let run = ConsumerRun(make())
+            run.feedPrefix(of: parameters.partFile, count: start) { [weak self] in self?.reject($0) }
+            state.consumer = run
+          }
         } catch {
           state.verdict = .failed(.file(path: parameters.partFile.path, reason: "\(error)"))
         }
@@ -113,7 +122,10 @@ final class DownloadAttempt: Sendable {
           parameters.offset > 0
           ? .restart : .failed(.unusableResponse(url: url, reason: "more bytes than announced"))
       } else {
-        do { try writer.append(data) } catch {
+        do {
+          try writer.append(data)
+          state.consumer?.feed(data) { [weak self] in self?.reject($0) }
+        } catch {
           state.verdict = .failed(.file(path: parameters.partFile.path, reason: "\(error)"))
         }
       }
@@ -139,12 +151,29 @@ final class DownloadAttempt: Sendable {
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
-    let (continuation, outcome) = state.withLock { state in
+    let (continuation, outcome, consumer) = state.withLock { state in
       state.writer?.close()
       let outcome = state.verdict ?? finish(state, error: error as? URLError)
       defer { state.continuation = nil }
-      return (state.continuation, outcome)
+      return (state.continuation, outcome, state.consumer)
     }
-    continuation?.resume(returning: outcome)
+    guard case .complete = outcome, let consumer else {
+      consumer?.abandon()
+      continuation?.resume(returning: outcome)
+      return
+    }
+    // The verdict follows the last chunk through the consumer's queue.
+    consumer.finish(file: parameters.partFile) { error in
+      continuation?.resume(returning: error.map { .rejected($0) } ?? outcome)
+    }
+  }
+
+  /// The consumer threw: the file is rejected and the transfer stops at once.
+  private func reject(_ error: any Error) {
+    state.withLock { state -> URLSessionDataTask? in
+      guard state.verdict == nil else { return nil }
+      state.verdict = .rejected(error)
+      return state.task
+    }?.cancel()
   }
 }

@@ -75,14 +75,16 @@ public final class Downloader: Sendable {
   ///   - headersOrigin: The only origin (scheme, host and port) that receives `headers`:
   ///     `url`'s own when nil. A request to any other origin, first or after a redirect,
   ///     carries none of them.
+  ///   - consumer: Makes, for each attempt, what sees the body as it is written (see
+  ///     ``DataLoading/download(from:to:headers:headersOrigin:consumer:progress:)``).
   ///   - progress: Called as bytes arrive.
   /// - Returns: The size of the complete file.
-  /// - Throws: ``DownloadError`` once retries are used up or the failure is final (the `.part`
+  /// - Throws: The consumer's error when it rejects the file; ``DownloadError`` once retries are used up or the failure is final (the `.part`
   ///   file is kept only when a later resume can use it); `CancellationError` when cancelled.
   @discardableResult
   public func download(
     from url: URL, to partFile: URL, headers: [String: String] = [:], headersOrigin: URL? = nil,
-    progress: ProgressHandler? = nil
+    consumer: DownloadConsumerFactory? = nil, progress: ProgressHandler? = nil
   ) async throws -> Int64 {
     let scoped = ScopedHeaders(fields: headers, origin: Origin(headersOrigin ?? url))
     var retry = 0
@@ -98,12 +100,14 @@ public final class Downloader: Sendable {
         .init(
           request: request, headers: scoped, partFile: partFile, offset: offset,
           maximumBytes: options.maximumBytes, idleTimeout: options.idleTimeout,
-          progress: progress))
+          progress: progress, consumer: consumer))
       switch await attempt.run(in: session, delegate: delegate) {
       case .complete(let size):
         return size
       case .cancelled:
         throw CancellationError()
+      case .rejected(let error):
+        throw error
       case .restart:
         try? FileManager.default.removeItem(at: partFile)
       case .failed(let error):

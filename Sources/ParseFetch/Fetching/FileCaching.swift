@@ -1,0 +1,35 @@
+import Foundation
+
+/// The role of the store behind a ``FileFetcher``: where entries and `.part` files live, how a
+/// validated download becomes an entry, and the lock that keeps two writers of one entry apart.
+///
+/// ``DiskCache`` is the default. A test can give a ``FileFetcher`` an in-memory fake.
+public protocol FileCaching: Sendable {
+  /// The entry for `key` if it is stored (marking it recently used), without validation.
+  func cachedFile(for key: CacheKey) -> URL?
+  /// Where the download for `key` is written until it is validated.
+  func partURL(for key: CacheKey) -> URL
+  /// Makes a validated `.part` file the entry for `key`; returns the entry's path.
+  func store(_ part: URL, as key: CacheKey) throws(CacheError) -> URL
+  /// Removes the entry for `key` (no error when it is absent).
+  func removeEntry(for key: CacheKey) throws(CacheError)
+  /// Waits for the exclusive right to download and store `key` (across processes for a
+  /// ``DiskCache``); throws `CancellationError` when the task is cancelled while waiting.
+  func lockEntry(_ key: CacheKey) async throws -> any EntryLock
+}
+
+/// A held ``FileCaching/lockEntry(_:)`` lock.
+public protocol EntryLock: Sendable {
+  /// Releases the lock.
+  func unlock()
+}
+
+extension FileLock: EntryLock {}
+
+extension DiskCache: FileCaching {
+  /// Takes the entry's `flock`, polling so the wait stays cancellable.
+  /// - Parameter key: The entry's key.
+  /// - Returns: The held lock.
+  /// - Throws: ``CacheError`` when the lock file cannot be opened, or `CancellationError`.
+  public func lockEntry(_ key: CacheKey) async throws -> any EntryLock { try await lock(key) }
+}

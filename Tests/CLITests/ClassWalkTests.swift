@@ -1,0 +1,94 @@
+import FixtureSupport
+import Foundation
+import ParseFixtureSupport
+import Testing
+
+/// `--class` walks run as a user would, against the fixture Parse Server on 127.0.0.1: the total
+/// of the progress bar, objects without the column, and servers that would make the walk loop.
+@Suite struct ClassWalkTests {
+  static let image = "basn0g02.png"
+
+  /// Class Photo: `present` objects with a small PNG in MainImage, `absent` objects without it.
+  static func server(present: [String], absent: [String] = [], faults: [[String: Any]] = []) async throws
+    -> ParseFixture
+  {
+    var files: [String: String] = [:]
+    var objects: [[String: Any]] = []
+    for id in present {
+      let name = "0123456789abcdef0123456789abcdef_\(id).png"
+      files[name] = image
+      objects.append(ParseFixture.photo(id, ParseFixture.file(name)))
+    }
+    objects += absent.map { ParseFixture.photo($0, nil) }
+    return try await ParseFixture(files: files, seed: ["classes": ["Photo": objects], "faults": faults])
+  }
+
+  static func arguments(_ fixture: ParseFixture, cache: URL, _ more: [String]) -> [String] {
+    [
+      "--server", fixture.baseURL.absoluteString, "--app-id", ParseFixture.appID, "--rest-key", ParseFixture.restKey,
+      "--cache-dir", cache.path,
+    ] + more
+  }
+
+  /// The `[done/total]` figures of every bar drawn on standard error.
+  static func itemFigures(_ stderr: String) -> [(done: Int, total: Int)] {
+    stderr.components(separatedBy: "\r").compactMap { frame in
+      guard frame.hasPrefix("["), let close = frame.firstIndex(of: "]") else { return nil }
+      let parts = frame[frame.index(after: frame.startIndex)..<close].split(separator: "/")
+      guard parts.count == 2, let done = Int(parts[0]), let total = Int(parts[1]) else { return nil }
+      return (done, total)
+    }
+  }
+
+  /// Issue 11.15: the bar's total counted objects without the column that the walk then skipped,
+  /// so a finished batch showed `[6/8]`. Now the walk yields them (as failed items) and the count
+  /// asks with the walk's own constraint: the last bar shows every item done of the total.
+  @Test func theProgressTotalIsTheNumberOfItemsWalked() async throws {
+    let present = ["b000000000", "d000000000", "f000000000", "h000000000", "j000000000", "l000000000"]
+    let fixture = try await Self.server(present: present, absent: ["c000000000", "k000000000"])
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let result = try runImgfetch(
+      Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage", "--progress", "always"]))
+    let figures = Self.itemFigures(result.stderrText)
+    #expect(figures.last?.done == 8 && figures.last?.total == 8, "\(figures)")
+    #expect(figures.allSatisfy { $0.total == 8 })
+    #expect(result.stdoutText.split(separator: "\n").count == present.count)
+    // Objects without the column are each an error, worded as for a single object (12.6).
+    #expect(result.stderrText.contains("Photo/c000000000: column MainImage is missing"))
+    #expect(result.stderrText.contains("Photo/k000000000: column MainImage is missing"))
+    #expect(result.status == 2)
+  }
+
+  /// A misspelt column no longer passes silently: every object says its column is missing.
+  @Test func aMisspeltColumnFailsEveryObject() async throws {
+    let fixture = try await Self.server(present: ["a000000000", "b000000000"])
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let result = try runImgfetch(Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImgae"]))
+    #expect(result.status != 0)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderrText.contains("Photo/a000000000: column MainImgae is missing"))
+    #expect(result.stderrText.contains("Photo/b000000000: column MainImgae is missing"))
+  }
+
+  /// Issue 11.10: behind a proxy that drops `$gt` every page is the first one; the walk ends with
+  /// an error naming the class instead of looping. (`timeout` turns a hang into a failure.)
+  @Test(arguments: ["ignoreGt", "omitObjectId"])
+  func aWalkThatCannotProgressEndsWithAnErrorNamingTheClass(fault: String) async throws {
+    let ids = (0..<5).map { "p\($0)00000000" }
+    let fixture = try await Self.server(
+      present: ids, faults: [["target": "classes/Photo", "kind": fault, "times": -1]])
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
+    let result = try runProcess(
+      "/usr/bin/timeout",
+      ["60", binary] + Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage"]))
+    #expect(result.status != 124, "the walk did not end")
+    #expect(result.status != 0)
+    #expect(result.stderrText.contains("class Photo: "))
+    let requests = try await fixture.requests("classes/Photo")
+    #expect(requests <= 3, "\(requests) queries")
+  }
+}

@@ -1,0 +1,60 @@
+import FixtureSupport
+import Foundation
+import ImageCodecs
+import Testing
+
+/// Issue 14.2: `imgfetch verify` hands back no pixels, so it decodes row by row into one scratch row
+/// and its memory grows with the width, not the area (it used to hold the whole image: 256 MiB for a
+/// 9000x9000 PNG, 110 MiB for a 30 MP JPEG).
+@Suite struct VerifyMemoryTests {
+  static let peakLimit = 48 << 20
+
+  @Test func verifyOfA9000SquareRGBPNGStaysUnder48MiB() throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let path = scratch.appendingPathComponent("rgb-9000.png").path
+    // 243 MB of RGB pixels (a gradient per row) from a few-MB zlib stream.
+    let script = """
+      import struct, sys, zlib
+      def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+      z = zlib.compressobj(1)
+      parts = []
+      for y in range(9000):
+          parts.append(z.compress(bytes([0]) + bytes([(y + x) & 255 for x in range(256)]) * 105 + bytes(120)))
+      parts.append(z.flush())
+      ihdr = struct.pack(">IIBBBBB", 9000, 9000, 8, 2, 0, 0, 0)
+      sig = bytes([0x89]) + b"PNG" + bytes([13, 10, 26, 10])
+      open(sys.argv[1], "wb").write(sig + chunk(b"IHDR", ihdr) + chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b""))
+      """
+    #expect(try runProcess("/usr/bin/python3", ["-c", script, path]).status == 0)
+    let run = try runImgfetchMeasured(["verify", path])
+    #expect(run.result.status == 0, "\(run.result.stdoutText)")
+    #expect(run.result.stdoutText == "\(path): OK\n")
+    #expect(run.peakResidentBytes <= Self.peakLimit, "peak RSS \(run.peakResidentBytes >> 20) MiB")
+    // The verdict is still the full decode's: the same file cut short is truncated.
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let cut = scratch.appendingPathComponent("cut.png").path
+    try data.prefix(data.count - 5000).write(to: URL(fileURLWithPath: cut))
+    let truncated = try runImgfetchMeasured(["verify", cut])
+    #expect(truncated.result.status == 4)
+    #expect(truncated.result.stdoutText.hasPrefix("\(cut): truncated PNG: "))
+    #expect(truncated.peakResidentBytes <= Self.peakLimit, "peak RSS \(truncated.peakResidentBytes >> 20) MiB")
+  }
+
+  @Test func verifyOfA30MegapixelJPEGStaysUnder48MiB() throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let (width, height) = (6336, 4752)  // the corpus's 30.1 MP photo's size
+    var image = try Image(allocatingWidth: width, height: height, pixelFormat: .rgb8)
+    image.withUnsafeMutableBytes { pixels in
+      for y in 0..<height {
+        for x in stride(from: 0, to: width * 3, by: 97) { pixels[y * width * 3 + x] = UInt8(truncatingIfNeeded: x ^ y) }
+      }
+    }
+    let path = scratch.appendingPathComponent("30mp.jpg").path
+    try ImageEncoder.write(image, as: .jpeg(quality: 80), to: path)
+    let run = try runImgfetchMeasured(["verify", path])
+    #expect(run.result.stdoutText == "\(path): OK\n")
+    #expect(run.peakResidentBytes <= Self.peakLimit, "peak RSS \(run.peakResidentBytes >> 20) MiB")
+  }
+}

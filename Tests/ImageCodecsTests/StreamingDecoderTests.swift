@@ -1,0 +1,185 @@
+import FixtureSupport
+import Foundation
+import ImageCodecs
+import Testing
+
+/// `StreamingDecoder`: bytes pushed in any chunking give the one-call decode's pixels and verdict.
+@Suite struct StreamingDecoderTests {
+  /// Feeds `bytes` in seeded random chunk sizes (1...maxChunk), reading rows into a full-size image
+  /// as they become available; returns the image or the first error.
+  static func stream(
+    _ bytes: [UInt8], options: DecodeOptions = DecodeOptions(), seed: UInt64 = 7, maxChunk: Int = 4096,
+    scaleForHeader: ((ImageHeader) -> JPEGScale)? = nil
+  ) -> Result<Image, DecodeError> {
+    let decoder = StreamingDecoder(options: options, scaleForHeader: scaleForHeader)
+    var generator = SplitMix(seed: seed)
+    var image: Image?
+    var row = 0
+    func take() throws(DecodeError) {
+      guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
+      if image == nil { image = try Image(allocatingWidth: size.width, height: size.height, pixelFormat: format) }
+      row += try decoder.readRows(into: &image!, at: row)
+    }
+    do throws(DecodeError) {
+      var offset = 0
+      while offset < bytes.count {
+        let count = Swift.min(bytes.count - offset, 1 + Int(generator.next() % UInt64(maxChunk)))
+        try decoder.append(bytes[offset..<offset + count].withUnsafeBytes { Array($0) })
+        offset += count
+        try take()
+      }
+      try decoder.finish()
+      try take()
+      guard let image, row == image.height else {
+        return .failure(DecodeError(kind: .invalidArgument, format: nil, message: "rows missing: \(row)"))
+      }
+      return .success(image)
+    } catch { return .failure(error) }
+  }
+
+  static func oneCall(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) -> Result<Image, DecodeError> {
+    do throws(DecodeError) { return .success(try ImageDecoder.decode(bytes, options: options)) } catch {
+      return .failure(error)
+    }
+  }
+
+  static let samples = [
+    "basn6a08.png", "basi3p08.png", "basn0g01.png", "basn6a16.png", "basi4a16.png", "testorig.jpg",
+    "jpg-progressive.jpg", "jpg-cmyk-1.jpg", "jpg-gray.jpg", "restarts.jpg", "testimgari.jpg", "Portrait_6.jpg",
+  ]
+
+  @Test(arguments: samples)
+  func randomChunksGiveTheOneCallPixels(_ name: String) throws {
+    let bytes = try Fixtures.bytes(name)
+    for seed: UInt64 in [1, 2] {
+      for maxChunk in [7, 5000] {
+        let streamed = try Self.stream(bytes, seed: seed, maxChunk: maxChunk).get()
+        #expect(streamed == (try Self.oneCall(bytes).get()), "\(name) seed \(seed) chunks \(maxChunk)")
+      }
+    }
+  }
+
+  @Test func aStripOfRowsCanBeReused() throws {
+    let bytes = try Fixtures.bytes("testorig.jpg")
+    let full = try ImageDecoder.decode(bytes)
+    let decoder = StreamingDecoder()
+    try decoder.append(bytes)
+    try decoder.finish()
+    var strip = try Image(allocatingWidth: full.width, height: 16, pixelFormat: full.pixelFormat)
+    var collected: [UInt8] = []
+    while true {
+      let count = try decoder.readRows(into: &strip)
+      if count == 0 { break }
+      collected += strip.bytes.prefix(count * strip.bytesPerRow)
+    }
+    #expect(collected == full.bytes)
+    #expect(decoder.rowsRead == full.height)
+  }
+
+  @Test func theHeaderIsKnownBeforeTheLastByte() throws {
+    let bytes = try Fixtures.bytes("Landscape_5.jpg")
+    let decoder = StreamingDecoder()
+    try decoder.append(bytes.prefix(bytes.count / 2))
+    #expect(decoder.header?.width == 1200 && decoder.header?.height == 1800)
+    #expect(decoder.header?.orientation == .leftMirrored)
+    #expect(decoder.outputSize == StreamingDecoder.OutputSize(width: 1200, height: 1800))
+    #expect(decoder.outputPixelFormat == .rgb8)
+  }
+
+  @Test func aPNGHeaderOverTheLimitsThrowsOnTheAppendThatCompletesIt() throws {
+    let bytes = try Fixtures.bytes("../hostile/huge-65535x65535.png")
+    let decoder = StreamingDecoder()
+    // Signature (8), IHDR length and type (8), width and height (8): the 24th byte completes the size.
+    for index in 0..<23 { try decoder.append([bytes[index]]) }
+    let error = #expect(throws: DecodeError.self) { try decoder.append([bytes[23]]) }
+    #expect(error?.kind == .limitExceeded)
+    #expect(throws: DecodeError.self) { try decoder.finish() }
+  }
+
+  @Test func aJPEGHeaderOverTheLimitsThrowsBeforeTheData() throws {
+    let bytes = try Fixtures.bytes("max_size.jpg")
+    let decoder = StreamingDecoder()
+    var thrown: DecodeError?
+    var fed = 0
+    for byte in bytes {
+      fed += 1
+      do throws(DecodeError) { try decoder.append([byte]) } catch {
+        thrown = error
+        break
+      }
+    }
+    #expect(thrown?.kind == .limitExceeded)
+    #expect(fed < bytes.count)
+  }
+
+  @Test func scaleForHeaderChoosesTheScaleAndTheLimitsApplyToTheScaledOutput() throws {
+    let bytes = try Fixtures.bytes("testorig.jpg")  // 227x149
+    var asked: ImageHeader?
+    let eighth = try Self.stream(bytes) { header in
+      asked = header
+      return .eighth
+    }.get()
+    #expect(asked?.width == 227)
+    #expect(eighth == (try ImageDecoder.decode(bytes, options: DecodeOptions(jpegScale: .eighth))))
+    // 16/8 doubles the size: 454x298 = 135,292 pixels, over a 100,000-pixel limit (issue 11.11).
+    let limits = DecodeLimits(maxPixels: 100_000)
+    let streamed = Self.stream(bytes, options: DecodeOptions(limits: limits)) { _ in JPEGScale(eighths: 16) }
+    #expect(streamed.error?.kind == .limitExceeded)
+  }
+
+  @Test func truncationsAndDamageGiveTheOneCallVerdict() throws {
+    for name in ["basn6a08.png", "basi0g08.png", "testorig.jpg", "jpg-progressive.jpg"] {
+      let bytes = try Fixtures.bytes(name)
+      let step = Swift.max(1, bytes.count / 150)
+      for length in stride(from: 0, to: bytes.count, by: step) {
+        let prefix = Array(bytes[..<length])
+        let expected = Self.oneCall(prefix)
+        let streamed = Self.stream(prefix, seed: UInt64(length), maxChunk: 64)
+        #expect(streamed.error?.kind == expected.error?.kind, "\(name) cut at \(length)")
+      }
+    }
+    for name in ["badadler.png", "badcrc.png", "xd0n2c08.png", "progressive-missing-dc.jpg", "truncated_jpeg.jpg"] {
+      let bytes = try Fixtures.bytes(name)
+      #expect(Self.stream(bytes, maxChunk: 13).error?.kind == Self.oneCall(bytes).error?.kind, "\(name)")
+    }
+  }
+
+  @Test func anEmptyStreamIsNotAnImage() {
+    let decoder = StreamingDecoder()
+    let error = #expect(throws: DecodeError.self) { try decoder.finish() }
+    #expect(error?.kind == .notAnImage)
+  }
+
+  @Test func validateReturnsTheHeaderOrTheDecodeError() throws {
+    let header = try ImageDecoder.validate(contentsOf: Fixtures.image("basi3p08.png"))
+    #expect(header == (try ImageDecoder.probe(contentsOf: Fixtures.image("basi3p08.png"))))
+    let error = #expect(throws: DecodeError.self) {
+      try ImageDecoder.validate(contentsOf: Fixtures.image("truncated_jpeg.jpg"))
+    }
+    #expect(error?.kind == .truncated)
+    #expect(error?.path == Fixtures.image("truncated_jpeg.jpg"))
+  }
+}
+
+/// Issue 11.11: a DCT scale above 8/8 enlarges the output; the limits apply to what is allocated.
+@Suite struct ScaledLimitTests {
+  @Test func aScaledJPEGOverThePixelLimitIsALimitError() throws {
+    let bytes = try Fixtures.bytes("testorig.jpg")  // 227x149 = 33,823 pixels
+    let options = DecodeOptions(limits: DecodeLimits(maxPixels: 100_000), jpegScale: JPEGScale(eighths: 16))
+    let error = #expect(throws: DecodeError.self) { try ImageDecoder.decode(bytes, options: options) }
+    #expect(error?.kind == .limitExceeded)
+    #expect(error?.message == "image is 454x298 (0.1 megapixels), over the 0.1 megapixel limit")
+    let wide = DecodeOptions(limits: DecodeLimits(maxWidth: 300), jpegScale: JPEGScale(eighths: 16))
+    #expect(throws: DecodeError.self) { try ImageDecoder.decode(bytes, options: wide) }
+    // At 8/8 the same limits hold.
+    #expect(
+      try ImageDecoder.decode(bytes, options: DecodeOptions(limits: DecodeLimits(maxPixels: 100_000))).width == 227)
+  }
+}
+
+extension Result {
+  var error: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}
