@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "ImageFetch", targets: ["ImageFetch"]),
     .library(name: "Thumbnails", targets: ["Thumbnails"]),
     .executable(name: "imgfetch", targets: ["imgfetch"]),
+    .executable(name: "imgfetch-fetch", targets: ["imgfetch-fetch"]),
   ],
   targets: [
     // System libraries, found through pkg-config.
@@ -26,11 +27,22 @@ let package = Package(
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "SystemFiles"]),
     // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
     .target(name: "Thumbnails", dependencies: ["ImageCodecs", "SystemFiles"]),
+    // The command line in two executables, so that commands without network start fast (issue 10.4):
+    // `imgfetch` (ImgfetchCLI: parsing, printing, info/decode/verify, local files; no Foundation
+    // networking, ICU or libcurl) execs `imgfetch-fetch` (ImgfetchNetworkCLI) for URLs, Parse and the cache.
+    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails", "SystemFiles", "ImgfetchVersion"]),
     .target(
-      name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "SystemFiles"]),
-    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImageCodecs"]),
+      name: "ImgfetchNetworkCLI",
+      dependencies: ["ImgfetchCLI", "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "SystemFiles"]),
+    // Process-wide malloc settings (mallopt), which only an executable may choose.
+    .target(name: "CProcessSettings"),
+    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImageCodecs", "CProcessSettings"]),
+    .executableTarget(
+      name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI", "ImageCodecs", "CProcessSettings"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
-    .target(name: "ParseFetch", dependencies: ["SystemFiles"]),
+    .target(name: "ParseFetch", dependencies: ["SystemFiles", "ImgfetchVersion"]),
+    // The version, defined once: --version and the User-Agent of every request.
+    .target(name: "ImgfetchVersion"),
     // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full
     // decode, cached, and returned decoded.
     .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails"]),
@@ -45,7 +57,12 @@ let package = Package(
     .testTarget(name: "ParseFetchTests", dependencies: ["ParseFetch", "ParseFixtureSupport"]),
     .testTarget(
       name: "ImageFetchTests", dependencies: ["ImageFetch", "ImageCodecs", "ParseFixtureSupport", "Thumbnails"]),
-    .testTarget(name: "CLITests", dependencies: ["ImgfetchCLI", "imgfetch", "FixtureSupport", "ParseFixtureSupport"]),
+    .testTarget(
+      name: "CLITests",
+      dependencies: [
+        "ImgfetchCLI", "ImageCodecs", "Thumbnails", "imgfetch", "imgfetch-fetch", "FixtureSupport",
+        "ParseFixtureSupport",
+      ]),
     .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport"]),
     // The decode-throughput harness (benchmarks/README.md): imgbench, the C ceiling it runs beside
     // imgfetch's decoders in the same process (same -O2 as CImageCodecs), and the CI smoke test.

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
-// libFuzzer targets for imgfetch's decoders, thumbnailer and Parse response parsing. A separate
-// package so that an ordinary `swift build` of the project never tries to link them without
-// libFuzzer's main. Run with scripts/fuzz.
+// libFuzzer targets for imgfetch's decoders (one call and incremental), thumbnailer and Parse
+// response parsing. A separate package so that an ordinary `swift build` of the project never
+// tries to link them without libFuzzer's main. Run with scripts/fuzz.
 import PackageDescription
 
 let package = Package(
@@ -16,6 +16,7 @@ let package = Package(
       dependencies: [
         .product(name: "ImageCodecs", package: "imgfetch"), .product(name: "Thumbnails", package: "imgfetch"),
       ]),
+    .executableTarget(name: "FuzzStreaming", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(name: "FuzzParseJSON", dependencies: [.product(name: "ParseFetch", package: "imgfetch")]),
   ],
   swiftLanguageModes: [.v6]

@@ -12,6 +12,9 @@ Seed (JSON; every key optional but appId):
     sessions                      {"r:token": "userId"}
     mount                         URL prefix, default "/parse"
     maxLimit                      silently clamp query limits to this
+    collation                     "caseInsensitive": compare and sort strings as a PostgreSQL
+                                  database with a linguistic collation (en_US) does, instead of
+                                  bytewise as MongoDB does
     filesDir                      directory of stored files (relative to the seed)
     files                         {"stored name": "path"}: explicit map, so hostile names work
     filesRequireSession           file downloads need a valid session token
@@ -98,20 +101,31 @@ class State:
         return None
 
 
-def matches(value, constraint):
+def bytewise(value):
+    return value
+
+
+def case_insensitive(value):
+    """Sort key of a linguistic collation: letters compare without case first, lower case first on ties."""
+    return (value.lower(), value.swapcase()) if isinstance(value, str) else value
+
+
+def matches(value, constraint, key=bytewise):
     """Evaluates one where-constraint against a field value (absent fields are None)."""
     if isinstance(constraint, dict) and any(k.startswith("$") for k in constraint):
         for op, arg in constraint.items():
+            ordered = value is not None and op in ("$gt", "$gte", "$lt", "$lte")
+            left, right = (key(value), key(arg)) if ordered else (value, arg)
             if op == "$exists":
                 if (value is not None) != bool(arg):
                     return False
-            elif op == "$gt" and not (value is not None and value > arg):
+            elif op == "$gt" and not (ordered and left > right):
                 return False
-            elif op == "$gte" and not (value is not None and value >= arg):
+            elif op == "$gte" and not (ordered and left >= right):
                 return False
-            elif op == "$lt" and not (value is not None and value < arg):
+            elif op == "$lt" and not (ordered and left < right):
                 return False
-            elif op == "$lte" and not (value is not None and value <= arg):
+            elif op == "$lte" and not (ordered and left <= right):
                 return False
             elif op == "$ne" and value == arg:
                 return False
@@ -133,12 +147,12 @@ def without_gt(where):
     return {k: v for k, v in kept.items() if v != {} or where[k] == {}}
 
 
-def where_matches(obj, where):
+def where_matches(obj, where, collate=bytewise):
     for key, constraint in where.items():
         if key == "$and":
-            if not all(where_matches(obj, part) for part in constraint):
+            if not all(where_matches(obj, part, collate) for part in constraint):
                 return False
-        elif not matches(obj.get(key), constraint):
+        elif not matches(obj.get(key), constraint, collate):
             return False
     return True
 
@@ -316,7 +330,9 @@ class Handler(BaseHTTPRequestHandler):
                 raise ValueError("where is not an object")
             if (fault or {}).get("kind") == "ignoreGt":
                 where = without_gt(where)
-            found = [o for o in self.objects(class_name) if self.visible(class_name, o) and where_matches(o, where)]
+            collate = case_insensitive if self.state.seed.get("collation") == "caseInsensitive" else bytewise
+            found = [o for o in self.objects(class_name)
+                     if self.visible(class_name, o) and where_matches(o, where, collate)]
         except ValueError as error:
             raise ParseError(102, "Invalid query: %s" % error)
         max_limit = self.state.seed.get("maxLimit")
@@ -325,7 +341,8 @@ class Handler(BaseHTTPRequestHandler):
         for field in reversed(query.get("order", [""])[0].split(",")):
             if field:
                 name = field.lstrip("-")
-                found.sort(key=lambda o: (o.get(name) is None, o.get(name) or ""), reverse=field.startswith("-"))
+                found.sort(key=lambda o: (o.get(name) is None, collate(o.get(name) or "")),
+                           reverse=field.startswith("-"))
         keys = set(query["keys"][0].split(",")) if "keys" in query else None
         results = [self.render(o, keys) for o in found[skip:skip + limit]]
         if (fault or {}).get("kind") == "omitObjectId":

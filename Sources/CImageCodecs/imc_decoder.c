@@ -42,8 +42,9 @@ int imc_check_limits(const imc_request *request, uint32_t width, uint32_t height
   }
   uint64_t pixels = (uint64_t)width * (uint64_t)height; /* cannot overflow: both are 32-bit */
   if (pixels > request->max_pixels) {
-    imc_status_setf(status, IMC_ERR_LIMIT, "image is %ux%u (%.1f megapixels), over the %.1f megapixel limit",
-                    width, height, pixels / 1e6, request->max_pixels / 1e6);
+    /* In the unit the limit is given in (--max-pixels 1000: "over the 1000-pixel limit"). */
+    imc_status_setf(status, IMC_ERR_LIMIT, "image is %ux%u (%llu pixels), over the %llu-pixel limit", width,
+                    height, (unsigned long long)pixels, (unsigned long long)request->max_pixels);
     return 1;
   }
   return 0;

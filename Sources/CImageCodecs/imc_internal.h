@@ -48,7 +48,10 @@ int32_t imc_png_framer_scan(imc_png_framer *framer, const uint8_t *data, size_t 
 typedef struct imc_png_session imc_png_session;
 typedef struct imc_jpeg_session imc_jpeg_session;
 
+typedef struct imc_stream imc_stream;
+
 struct imc_decoder {
+  imc_stream *stream; /* push mode: the stream this decoder belongs to; NULL when pulling */
   int32_t format;
   imc_source source;
   imc_request request;
@@ -81,5 +84,49 @@ int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status);
 int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status);
 int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status);
 void imc_jpeg_close(imc_decoder *decoder);
+
+/* Push mode: the bytes not yet consumed, and a queue of decoded rows. */
+struct imc_stream {
+  imc_decoder decoder;
+  int32_t state;       /* IMC_STREAM_* */
+  imc_status failure;  /* once failed, every call reports this */
+  int eof;             /* finish was called: no more bytes will come */
+  int unbounded;       /* finishing: the row queue may grow past its capacity */
+  uint8_t magic[8];    /* the first bytes, until the format is known */
+  size_t magic_length;
+  uint8_t *input; /* unconsumed bytes are input[input_start, input_length) */
+  size_t input_start, input_length, input_capacity;
+  uint64_t skip_pending; /* bytes the decoder skipped before they arrived (JPEG) */
+  uint8_t *rows;         /* queued rows are rows[head, head + count) (in rows of row_bytes) */
+  size_t row_bytes, row_capacity, row_allocated, row_head, row_count;
+  int whole_image; /* interlaced PNG: rows is the full image, handed out at the end */
+  uint64_t rows_produced;
+};
+
+/* Sizes the row queue (whole_height > 0: one buffer for the whole image). IMC_OK or IMC_ERR_NO_MEMORY. */
+int32_t imc_stream_prepare_rows(imc_stream *stream, size_t row_bytes, uint32_t whole_height);
+/* Whether the queue is at capacity (never while finishing). */
+int imc_stream_rows_full(const imc_stream *stream);
+/* Free slots at the end of the queue (growing it while finishing). */
+size_t imc_stream_free_rows(imc_stream *stream);
+/* The i-th free slot; commit fills them in order. */
+uint8_t *imc_stream_slot(imc_stream *stream, size_t index);
+void imc_stream_commit_rows(imc_stream *stream, size_t count);
+/* One slot for one row, growing the queue past its capacity if it must; NULL when out of memory. */
+uint8_t *imc_stream_push_row(imc_stream *stream);
+/* Whole-image mode. */
+uint8_t *imc_stream_image_row(imc_stream *stream, uint32_t y);
+void imc_stream_image_complete(imc_stream *stream);
+
+int32_t imc_png_stream_begin(imc_decoder *decoder, imc_status *status);
+int32_t imc_png_stream_scan(imc_decoder *decoder, const uint8_t *data, size_t length, imc_status *status);
+int32_t imc_png_stream_pump(imc_decoder *decoder, imc_status *status);
+int imc_png_stream_done(imc_decoder *decoder);
+
+int32_t imc_jpeg_stream_begin(imc_decoder *decoder, imc_status *status);
+int32_t imc_jpeg_stream_pump(imc_decoder *decoder, imc_status *status);
+int32_t imc_jpeg_stream_start(imc_decoder *decoder, int32_t scale_eighths, imc_status *status);
+int imc_jpeg_stream_done(imc_decoder *decoder);
+int imc_jpeg_stream_header_ready(imc_decoder *decoder);
 
 #endif

@@ -38,7 +38,27 @@ struct imc_jpeg_session {
   uint8_t *marker_buffer;
   uint8_t *scratch; /* one CMYK row when converting */
   imc_info *info;   /* the decoder's header facts, filled while markers are read */
+  /* Push mode. */
+  imc_stream *stream;         /* NULL when pulling from memory or a file */
+  struct jpeg_source_mgr push_source;
+  int phase;                  /* PUSH_* */
+  int fed_fake_eoi;           /* the source is in the fake EOI: every real byte was used */
 };
+
+enum { PUSH_HEADER = 0, PUSH_WAIT_START, PUSH_START, PUSH_ROWS, PUSH_FINISH, PUSH_DONE };
+
+/* Push mode before the end of the data: whether `count` bytes are already here. A marker processor
+ * that would need more returns FALSE without consuming anything; libjpeg calls it again later. */
+static int push_lacks(j_decompress_ptr cinfo, size_t count) {
+  struct imc_jpeg_session *session = cinfo->client_data;
+  return session->stream && !session->stream->eof && cinfo->src->bytes_in_buffer < count;
+}
+
+static unsigned peek_marker_length(j_decompress_ptr cinfo) {
+  const JOCTET *p = cinfo->src->next_input_byte;
+  unsigned length = (unsigned)p[0] << 8 | p[1];
+  return length >= 2 ? length - 2 : 0;
+}
 
 static struct imc_jpeg_session *session_of(j_common_ptr cinfo) { return cinfo->client_data; }
 
@@ -140,6 +160,11 @@ static void skip_marker_bytes(j_decompress_ptr cinfo, long count) {
 /* APP1: the first "Exif" segment gives the orientation. */
 static boolean on_app1(j_decompress_ptr cinfo) {
   struct imc_jpeg_session *session = session_of((j_common_ptr)cinfo);
+  if (push_lacks(cinfo, 2)) return FALSE;
+  if (session->stream && !session->stream->eof) {
+    unsigned wanted = peek_marker_length(cinfo);
+    if (!session->exif_seen && wanted >= 14 && push_lacks(cinfo, 2 + (size_t)wanted)) return FALSE;
+  }
   unsigned length = read_marker_length(cinfo);
   if (session->exif_seen || length < 14) {
     skip_marker_bytes(cinfo, length);
@@ -158,6 +183,11 @@ static boolean on_app1(j_decompress_ptr cinfo) {
 /* APP2: only whether an ICC profile is present; the profile itself is skipped. */
 static boolean on_app2(j_decompress_ptr cinfo) {
   struct imc_jpeg_session *session = session_of((j_common_ptr)cinfo);
+  if (push_lacks(cinfo, 2)) return FALSE;
+  if (session->stream && !session->stream->eof) {
+    unsigned wanted = peek_marker_length(cinfo);
+    if (push_lacks(cinfo, 2 + (wanted < 12 ? wanted : 12))) return FALSE;
+  }
   unsigned length = read_marker_length(cinfo);
   uint8_t head[12];
   size_t take = length < sizeof head ? length : sizeof head;
@@ -197,7 +227,8 @@ static int32_t choose_output(struct imc_jpeg_session *session, int32_t want, imc
   return layout;
 }
 
-int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
+/* Creates the session and the decompressor (under the caller's setjmp). */
+static int32_t create_session(imc_decoder *decoder, imc_status *status) {
   struct imc_jpeg_session *session = calloc(1, sizeof *session);
   if (!session) {
     imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory");
@@ -206,6 +237,7 @@ int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
   decoder->jpeg = session;
   session->status = status;
   session->info = &decoder->info;
+  session->stream = decoder->stream;
   session->lenient = decoder->request.lenient;
   session->max_scans = decoder->request.max_scans;
   struct jpeg_decompress_struct *cinfo = &session->cinfo;
@@ -213,20 +245,21 @@ int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
   session->errors.error_exit = on_error_exit;
   session->errors.emit_message = on_emit_message;
   session->errors.output_message = on_output_message;
-  if (setjmp(session->jump)) return status->code;
-  jpeg_create_decompress(cinfo);
-  session->created = 1;
+  return IMC_OK;
+}
+
+static void configure(struct imc_jpeg_session *session) {
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
   cinfo->client_data = session;
   session->progress.progress_monitor = on_progress;
   cinfo->progress = &session->progress;
-  if (decoder->source.file)
-    jpeg_stdio_src(cinfo, decoder->source.file);
-  else
-    jpeg_mem_src(cinfo, decoder->source.data, (unsigned long)decoder->source.length);
   jpeg_set_marker_processor(cinfo, JPEG_APP0 + 1, on_app1);
   jpeg_set_marker_processor(cinfo, JPEG_APP0 + 2, on_app2);
-  jpeg_read_header(cinfo, TRUE);
+}
 
+/* After jpeg_read_header: the header facts and the header's limits. */
+static int32_t describe(imc_decoder *decoder, imc_status *status) {
+  struct jpeg_decompress_struct *cinfo = &decoder->jpeg->cinfo;
   imc_info *info = &decoder->info;
   info->format = IMC_FORMAT_JPEG;
   info->width = cinfo->image_width;
@@ -241,10 +274,18 @@ int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
     info->v_sampling[i] = cinfo->comp_info[i].v_samp_factor;
   }
   if (imc_check_limits(&decoder->request, info->width, info->height, status)) return status->code;
+  return IMC_OK;
+}
+
+/* The output layout, DCT scale and output size, checked against the limits. */
+static int32_t choose_scaled_output(imc_decoder *decoder, int32_t scale_eighths, imc_status *status) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  imc_info *info = &decoder->info;
   info->output_layout = choose_output(session, decoder->request.want, status);
   if (info->output_layout == IMC_LAYOUT_NONE) return status->code;
   cinfo->dct_method = JDCT_ISLOW;
-  cinfo->scale_num = (unsigned)decoder->request.scale_eighths;
+  cinfo->scale_num = (unsigned)(scale_eighths > 0 ? scale_eighths : 8);
   cinfo->scale_denom = 8;
   jpeg_calc_output_dimensions(cinfo);
   info->output_width = cinfo->output_width;
@@ -252,6 +293,23 @@ int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
   /* Scales above 8/8 enlarge: the output, not only the stored size, must be within the limits. */
   if (imc_check_limits(&decoder->request, info->output_width, info->output_height, status)) return status->code;
   return IMC_OK;
+}
+
+int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
+  if (create_session(decoder, status) != IMC_OK) return status->code;
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  if (setjmp(session->jump)) return status->code;
+  jpeg_create_decompress(cinfo);
+  session->created = 1;
+  configure(session);
+  if (decoder->source.file)
+    jpeg_stdio_src(cinfo, decoder->source.file);
+  else
+    jpeg_mem_src(cinfo, decoder->source.data, (unsigned long)decoder->source.length);
+  jpeg_read_header(cinfo, TRUE);
+  if (describe(decoder, status) != IMC_OK) return status->code;
+  return choose_scaled_output(decoder, decoder->request.scale_eighths, status);
 }
 
 /* Adobe-inverted CMYK (as libjpeg returns it) to the output layout: R = C*K/255, rounded. */
@@ -311,6 +369,156 @@ int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status) {
   jpeg_finish_decompress(cinfo);
   return IMC_OK;
 }
+
+/* ---- Push mode (imc_stream): libjpeg with a suspending source over the stream's unconsumed bytes. ----
+ * Before the end of the data, an empty source suspends libjpeg (it backs up and is called again
+ * with more bytes); once imc_stream_finish has said there are no more, the source behaves exactly
+ * as jpeg_mem_src at its end (a warning, then a fake EOI), so the verdict is the pull decoder's. */
+
+static void push_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+static void push_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
+
+static boolean push_fill(j_decompress_ptr cinfo) {
+  struct imc_jpeg_session *session = cinfo->client_data;
+  imc_stream *stream = session->stream;
+  if (!stream->eof) return FALSE;
+  /* A skip that ran past the end: one warning per fake EOI it swallows, as jpeg_mem_src does. */
+  while (stream->skip_pending >= 2) {
+    WARNMS(cinfo, JWRN_JPEG_EOF);
+    stream->skip_pending -= 2;
+  }
+  WARNMS(cinfo, JWRN_JPEG_EOF);
+  session->fed_fake_eoi = 1;
+  cinfo->src->next_input_byte = fake_eoi + stream->skip_pending;
+  cinfo->src->bytes_in_buffer = 2 - (size_t)stream->skip_pending;
+  stream->skip_pending = 0;
+  return TRUE;
+}
+
+static void push_skip(j_decompress_ptr cinfo, long count) {
+  struct jpeg_source_mgr *source = cinfo->src;
+  struct imc_jpeg_session *session = cinfo->client_data;
+  if (count <= 0) return;
+  if ((size_t)count <= source->bytes_in_buffer) {
+    source->next_input_byte += count;
+    source->bytes_in_buffer -= (size_t)count;
+    return;
+  }
+  if (session->stream->eof) {
+    while ((size_t)count > source->bytes_in_buffer) {
+      count -= (long)source->bytes_in_buffer;
+      source->bytes_in_buffer = 0;
+      push_fill(cinfo);
+    }
+    source->next_input_byte += count;
+    source->bytes_in_buffer -= (size_t)count;
+    return;
+  }
+  session->stream->skip_pending += (uint64_t)count - source->bytes_in_buffer;
+  source->next_input_byte += source->bytes_in_buffer;
+  source->bytes_in_buffer = 0;
+}
+
+int32_t imc_jpeg_stream_begin(imc_decoder *decoder, imc_status *status) {
+  if (create_session(decoder, status) != IMC_OK) return status->code;
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  if (setjmp(session->jump)) return status->code;
+  jpeg_create_decompress(cinfo);
+  session->created = 1;
+  configure(session);
+  session->push_source.init_source = push_init_source;
+  session->push_source.fill_input_buffer = push_fill;
+  session->push_source.skip_input_data = push_skip;
+  session->push_source.resync_to_restart = jpeg_resync_to_restart;
+  session->push_source.term_source = push_term_source;
+  cinfo->src = &session->push_source;
+  return IMC_OK;
+}
+
+int32_t imc_jpeg_stream_start(imc_decoder *decoder, int32_t scale_eighths, imc_status *status) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  session->status = status;
+  if (setjmp(session->jump)) return status->code;
+  if (choose_scaled_output(decoder, scale_eighths, status) != IMC_OK) return status->code;
+  const imc_info *info = &decoder->info;
+  size_t row_bytes = (size_t)info->output_width * imc_layout_bytes_per_pixel(info->output_layout);
+  if (imc_stream_prepare_rows(session->stream, row_bytes, 0) != IMC_OK) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
+  if (session->cmyk_to_layout) {
+    session->scratch = malloc((size_t)info->output_width * 4);
+    if (!session->scratch) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
+  }
+  session->phase = PUSH_START;
+  return IMC_OK;
+}
+
+int32_t imc_jpeg_stream_pump(imc_decoder *decoder, imc_status *status) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  imc_stream *stream = session->stream;
+  session->status = status;
+  struct jpeg_source_mgr *source = &session->push_source;
+  source->next_input_byte = stream->input + stream->input_start;
+  source->bytes_in_buffer = stream->input_length - stream->input_start;
+  int32_t code = IMC_OK;
+  if (setjmp(session->jump)) {
+    code = status->code;
+    goto consumed;
+  }
+  if (session->phase == PUSH_HEADER) {
+    if (jpeg_read_header(cinfo, TRUE) == JPEG_SUSPENDED) goto consumed;
+    if (describe(decoder, status) != IMC_OK) {
+      code = status->code;
+      goto consumed;
+    }
+    session->phase = PUSH_WAIT_START;
+    goto consumed;
+  }
+  /* libjpeg's arithmetic decoder cannot suspend: an arithmetic-coded file waits for its last byte. */
+  if (cinfo->arith_code && !stream->eof) goto consumed;
+  if (session->phase == PUSH_START) {
+    if (!jpeg_start_decompress(cinfo)) goto consumed;
+    session->phase = PUSH_ROWS;
+  }
+  while (session->phase == PUSH_ROWS) {
+    if (cinfo->output_scanline >= cinfo->output_height) {
+      session->phase = PUSH_FINISH;
+      break;
+    }
+    size_t room = imc_stream_free_rows(stream);
+    if (room == 0) {
+      if (stream->unbounded) fail(session, IMC_ERR_NO_MEMORY, "out of memory for the rows");
+      goto consumed;
+    }
+    JDIMENSION got;
+    if (session->cmyk_to_layout) {
+      JSAMPROW row = session->scratch;
+      got = jpeg_read_scanlines(cinfo, &row, 1);
+      if (got == 1) convert_cmyk_row(session->scratch, imc_stream_slot(stream, 0), cinfo->output_width,
+                                     decoder->info.output_layout);
+    } else {
+      JSAMPROW rows[16];
+      size_t count = room < 16 ? room : 16;
+      for (size_t i = 0; i < count; i++) rows[i] = imc_stream_slot(stream, i);
+      got = jpeg_read_scanlines(cinfo, rows, (JDIMENSION)count);
+    }
+    if (got == 0) goto consumed; /* suspended */
+    imc_stream_commit_rows(stream, got);
+  }
+  if (session->phase == PUSH_FINISH) {
+    if (!jpeg_finish_decompress(cinfo)) goto consumed;
+    session->phase = PUSH_DONE;
+  }
+consumed:
+  if (session->fed_fake_eoi) stream->input_start = stream->input_length;
+  else stream->input_start = (size_t)(source->next_input_byte - stream->input);
+  return code;
+}
+
+int imc_jpeg_stream_done(imc_decoder *decoder) { return decoder->jpeg->phase == PUSH_DONE; }
+int imc_jpeg_stream_header_ready(imc_decoder *decoder) { return decoder->jpeg->phase == PUSH_WAIT_START; }
 
 void imc_jpeg_close(imc_decoder *decoder) {
   struct imc_jpeg_session *session = decoder->jpeg;

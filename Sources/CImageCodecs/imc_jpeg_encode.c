@@ -30,8 +30,8 @@ static void on_encode_error(j_common_ptr cinfo) {
 static void on_encode_message(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
 
 int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
-                        int32_t layout, const imc_jpeg_options *options, imc_buffer *out,
-                        imc_status *status) {
+                        int32_t layout, const imc_jpeg_options *options, const char *comment,
+                        imc_buffer *out, imc_status *status) {
   memset(status, 0, sizeof *status);
   out->data = NULL;
   out->length = 0;
@@ -47,6 +47,11 @@ int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
   }
   if (width == 0 || height == 0 || width > 65500 || height > 65500) {
     imc_status_setf(status, IMC_ERR_ARGUMENT, "JPEG cannot hold a %ux%u image", width, height);
+    return status->code;
+  }
+  size_t comment_length = comment ? strlen(comment) : 0;
+  if (comment_length > 65533) {
+    imc_status_setf(status, IMC_ERR_ARGUMENT, "a JPEG comment holds at most 65533 bytes, not %zu", comment_length);
     return status->code;
   }
   struct jpeg_compress_struct cinfo;
@@ -77,6 +82,8 @@ int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
   cinfo.dct_method = JDCT_ISLOW;
   if (options->progressive) jpeg_simple_progression(&cinfo);
   jpeg_start_compress(&cinfo, TRUE);
+  /* Markers written now follow SOI and the JFIF APP0 segment, before the tables and scans. */
+  if (comment) jpeg_write_marker(&cinfo, JPEG_COM, (const JOCTET *)comment, (unsigned int)comment_length);
   while (cinfo.next_scanline < cinfo.image_height) {
     JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * row_bytes);
     jpeg_write_scanlines(&cinfo, &row, 1);

@@ -74,8 +74,9 @@ int32_t imc_png_framer_scan(imc_png_framer *framer, const uint8_t *data, size_t 
     framer->position++;
     count--;
     if (framer->fill == 8) {
-      /* IHDR: also collect width and height before judging. */
-      if (memcmp(framer->collected + 4, "IHDR", 4) == 0 && read_be32(framer->collected) >= 8) continue;
+      /* IHDR: also collect width and height before judging. An IHDR whose length is not 13 is
+       * refused by libpng from its header alone (corrupt), before its size fields matter. */
+      if (memcmp(framer->collected + 4, "IHDR", 4) == 0 && read_be32(framer->collected) == 13) continue;
       if (framer_judge(framer, request, status) != IMC_OK) return status->code;
     } else if (framer->fill == 16) {
       if (framer_judge(framer, request, status) != IMC_OK) return status->code;
@@ -95,6 +96,14 @@ struct imc_png_session {
   int allocation_failed; /* an allocation failed and libpng has not (yet) survived it with a warning */
   int passes;            /* 7 for Adam7 with interlace handling, else 1 */
   int owns_row;          /* rows[0] is our scratch row (validation), freed at close */
+  imc_decoder *decoder;
+  /* Push mode. */
+  int pushing;
+  int ended;                /* libpng reached IEND */
+  int limit_pending;        /* the framer refused a chunk starting at limit_at */
+  uint64_t limit_at;
+  uint64_t fed;             /* bytes given to libpng */
+  imc_status limit_status;
   png_bytep *rows;
 };
 
@@ -114,11 +123,18 @@ static void on_error(png_structp png, png_const_charp message) {
 }
 
 static void on_warning(png_structp png, png_const_charp message) {
-  (void)message;
   /* libpng turned whatever failed into a warning and carries on (an ancillary chunk is dropped): an
    * allocation that failed before it is survived, not a reason to call a later error out-of-memory. */
   struct imc_png_session *session = png_get_error_ptr(png);
   session->allocation_failed = 0;
+  /* The progressive reader only warns about damaged image data while rows are still missing (the
+   * sequential reader fails): those pixels are lost, so it is the same corrupt verdict. */
+  if (session->pushing && png_get_io_chunk_type(png) == 0x49444154u) {
+    png_uint_32 pass = png_get_current_pass_number(png);
+    png_uint_32 height = session->decoder->info.height;
+    png_uint_32 rows = session->decoder->info.interlaced ? PNG_PASS_ROWS(height, pass) : height;
+    if (pass <= 6 && png_get_current_row_number(png) < rows) png_error(png, message);
+  }
 }
 
 static png_voidp on_malloc(png_structp png, png_alloc_size_t size) {
@@ -200,7 +216,8 @@ static void set_transforms(png_structp png, int32_t layout, int color_type, int 
   if (!want_alpha && (color_type & PNG_COLOR_MASK_ALPHA)) png_set_strip_alpha(png);
 }
 
-int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
+/* Creates the libpng session with our error, warning and memory functions, limits and chunk policy. */
+static int32_t create_session(imc_decoder *decoder, imc_status *status) {
   struct imc_png_session *session = calloc(1, sizeof *session);
   if (!session) {
     imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory");
@@ -210,6 +227,7 @@ int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
   session->status = status;
   session->source = &decoder->source;
   session->request = &decoder->request;
+  session->decoder = decoder;
   session->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, session, on_error, on_warning, session, on_malloc,
                                           on_free);
   if (!session->png) {
@@ -221,19 +239,26 @@ int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
     imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory");
     return status->code;
   }
-  png_structp png = session->png;
-  png_infop info = session->info;
-  if (setjmp(png_jmpbuf(png))) return status->code;
-  const imc_request *request = &decoder->request;
-  png_set_read_fn(png, session, on_read);
+  return IMC_OK;
+}
+
+/* Applies the limits and the chunk policy. Called under the entry point's setjmp. */
+static void configure(png_structp png, const imc_request *request) {
   /* Our framer checks the size limits first; libpng's own would only warn, then fail as corrupt. */
   png_set_user_limits(png, 0x7fffffffu, 0x7fffffffu);
   png_set_chunk_cache_max(png, 1000);
   png_set_chunk_malloc_max(png, (png_alloc_size_t)request->max_chunk_bytes);
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, unused_chunks, (int)(sizeof unused_chunks / 5));
-  png_read_info(png, info);
+}
 
+/* After the chunks before the first IDAT: fills decoder->info, checks the limits, sets the
+ * transformations for the requested layout. Called under the entry point's setjmp. */
+static int32_t describe(imc_decoder *decoder, imc_status *status) {
+  struct imc_png_session *session = decoder->png;
+  png_structp png = session->png;
+  png_infop info = session->info;
+  const imc_request *request = &decoder->request;
   png_uint_32 width, height;
   int bit_depth, color_type, interlace;
   png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
@@ -263,6 +288,119 @@ int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
   }
   return IMC_OK;
 }
+
+int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
+  if (create_session(decoder, status) != IMC_OK) return status->code;
+  struct imc_png_session *session = decoder->png;
+  png_structp png = session->png;
+  if (setjmp(png_jmpbuf(png))) return status->code;
+  png_set_read_fn(png, session, on_read);
+  configure(png, &decoder->request);
+  png_read_info(png, session->info);
+  return describe(decoder, status);
+}
+
+/* ---- Push mode (imc_stream): libpng's progressive reader, fed as bytes arrive. ----
+ * The framer sees the bytes on append; libpng is fed only up to the start of a chunk the framer
+ * refused, so the verdict is the one the pull reader reaches on the same bytes. Rows go into the
+ * stream's queue; an interlaced image is combined in a full-size buffer and handed out at the end. */
+
+static void push_info(png_structp png, png_infop info) {
+  (void)info;
+  struct imc_png_session *session = png_get_progressive_ptr(png);
+  imc_decoder *decoder = session->decoder;
+  if (describe(decoder, session->status) != IMC_OK) png_error(png, session->status->message);
+  const imc_info *out = &decoder->info;
+  size_t row_bytes = (size_t)out->output_width * imc_layout_bytes_per_pixel(out->output_layout);
+  if (imc_stream_prepare_rows(decoder->stream, row_bytes, out->interlaced ? out->output_height : 0) != IMC_OK) {
+    session->allocation_failed = 1;
+    png_error(png, "out of memory for the rows");
+  }
+}
+
+static void push_row(png_structp png, png_bytep row, png_uint_32 row_number, int pass) {
+  (void)pass;
+  struct imc_png_session *session = png_get_progressive_ptr(png);
+  imc_decoder *decoder = session->decoder;
+  if (!row || row_number >= decoder->info.output_height) return;
+  if (decoder->info.interlaced) {
+    png_progressive_combine_row(png, imc_stream_image_row(decoder->stream, row_number), row);
+    return;
+  }
+  uint8_t *slot = imc_stream_push_row(decoder->stream);
+  if (!slot) {
+    session->allocation_failed = 1;
+    png_error(png, "out of memory for the rows");
+  }
+  memcpy(slot, row, decoder->stream->row_bytes);
+}
+
+static void push_end(png_structp png, png_infop info) {
+  (void)info;
+  struct imc_png_session *session = png_get_progressive_ptr(png);
+  if (session->decoder->info.interlaced) imc_stream_image_complete(session->decoder->stream);
+  session->ended = 1;
+}
+
+int32_t imc_png_stream_begin(imc_decoder *decoder, imc_status *status) {
+  if (create_session(decoder, status) != IMC_OK) return status->code;
+  struct imc_png_session *session = decoder->png;
+  png_structp png = session->png;
+  if (setjmp(png_jmpbuf(png))) return status->code;
+  session->pushing = 1;
+  png_set_progressive_read_fn(png, session, push_info, push_row, push_end);
+  configure(png, &decoder->request);
+  return IMC_OK;
+}
+
+/* Largest piece given to libpng at once: what one call inflates is bounded by it (deflate's ratio
+ * is at most ~1032:1), so the row queue overshoots its capacity by a bounded amount. */
+#define PUSH_PIECE 2048
+
+int32_t imc_png_stream_scan(imc_decoder *decoder, const uint8_t *data, size_t length, imc_status *status) {
+  struct imc_png_session *session = decoder->png;
+  if (session->limit_pending) return IMC_OK;
+  imc_status found = {0};
+  if (imc_png_framer_scan(&session->framer, data, length, &decoder->request, &found) != IMC_OK) {
+    session->limit_pending = 1;
+    session->limit_at = session->framer.chunk_start;
+    session->limit_status = found;
+  }
+  (void)status;
+  return IMC_OK;
+}
+
+int32_t imc_png_stream_pump(imc_decoder *decoder, imc_status *status) {
+  struct imc_png_session *session = decoder->png;
+  imc_stream *stream = decoder->stream;
+  png_structp png = session->png;
+  session->status = status;
+  if (setjmp(png_jmpbuf(png))) return status->code;
+  while (!session->ended && !imc_stream_rows_full(stream)) {
+    size_t available = stream->input_length - stream->input_start;
+    if (session->limit_pending) {
+      uint64_t allowed = session->limit_at > session->fed ? session->limit_at - session->fed : 0;
+      if (allowed < available) available = (size_t)allowed;
+    }
+    if (available == 0) break;
+    size_t piece = available < PUSH_PIECE ? available : PUSH_PIECE;
+    png_process_data(png, session->info, stream->input + stream->input_start, piece);
+    stream->input_start += piece;
+    session->fed += piece;
+  }
+  if (session->ended) return IMC_OK;
+  if (session->limit_pending && session->fed >= session->limit_at) {
+    *status = session->limit_status;
+    return status->code;
+  }
+  if (stream->eof && stream->input_start == stream->input_length) {
+    imc_status_set(status, IMC_ERR_TRUNCATED, "Unexpected end of data");
+    return status->code;
+  }
+  return IMC_OK;
+}
+
+int imc_png_stream_done(imc_decoder *decoder) { return decoder->png->ended; }
 
 int32_t imc_png_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status) {
   struct imc_png_session *session = decoder->png;

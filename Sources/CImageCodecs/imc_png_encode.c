@@ -43,7 +43,8 @@ static void on_png_write(png_structp png, png_bytep data, size_t length) {
 static void on_png_flush(png_structp png) { (void)png; }
 
 int32_t imc_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
-                       int32_t layout, int32_t level, imc_buffer *out, imc_status *status) {
+                       int32_t layout, int32_t level, const char *comment, imc_buffer *out,
+                       imc_status *status) {
   memset(status, 0, sizeof *status);
   out->data = NULL;
   out->length = 0;
@@ -58,6 +59,15 @@ int32_t imc_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, s
   if (width == 0 || height == 0) {
     imc_status_set(status, IMC_ERR_ARGUMENT, "PNG cannot hold an empty image");
     return status->code;
+  }
+  int ascii = 1;
+  if (comment) {
+    size_t length = strlen(comment);
+    if (length >= 1000000) {
+      imc_status_set(status, IMC_ERR_ARGUMENT, "a PNG comment must be under 1 MB");
+      return status->code;
+    }
+    for (size_t i = 0; i < length; i++) ascii &= (unsigned char)comment[i] < 0x80;
   }
   png_sink sink;
   memset(&sink, 0, sizeof sink);
@@ -78,6 +88,15 @@ int32_t imc_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, s
   png_set_compression_level(png, level < 0 ? 0 : (level > 9 ? 9 : level));
   png_set_IHDR(png, info, width, height, depth, color_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                PNG_FILTER_TYPE_DEFAULT);
+  if (comment) {
+    /* libpng copies the key and the text (measured with strlen) into its own memory. */
+    png_text text;
+    memset(&text, 0, sizeof text);
+    text.compression = ascii ? PNG_TEXT_COMPRESSION_NONE : PNG_ITXT_COMPRESSION_NONE;
+    text.key = (png_charp) "Comment";
+    text.text = (png_charp)comment;
+    png_set_text(png, info, &text, 1);
+  }
   png_write_info(png, info);
   if (depth == 16) png_set_swap(png); /* host order in memory, big-endian in the file */
   for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(pixels + (size_t)y * row_bytes));

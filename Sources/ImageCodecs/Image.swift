@@ -38,7 +38,10 @@ public struct Image: Sendable {
   ///   - height: Height in pixels, at least 1.
   ///   - pixelFormat: The pixel layout.
   ///   - orientation: The EXIF orientation to carry.
-  /// - Precondition: The size is positive and its byte count fits in `Int`.
+  /// - Precondition: The size is positive and its byte count fits in `Int`, and the memory is
+  ///   available: like any Swift allocation this traps when it is not. For sizes that come from
+  ///   input (a decode, a resample), use ``init(allocatingWidth:height:pixelFormat:orientation:)``,
+  ///   which throws ``DecodeError/Kind/outOfMemory`` instead.
   public init(width: Int, height: Int, pixelFormat: PixelFormat, orientation: ExifOrientation = .up) {
     let size = Image.byteLayout(width: width, height: height, pixelFormat: pixelFormat)
     precondition(size != nil, "image size \(width)x\(height) is not representable")
@@ -53,12 +56,12 @@ public struct Image: Sendable {
   ///   - height: Height in pixels.
   ///   - pixelFormat: The pixel layout of `bytes`.
   ///   - bytes: Exactly `width * height * pixelFormat.bytesPerPixel` bytes.
-  /// - Returns: `nil` when the byte count does not match the size.
+  /// - Returns: `nil` when the byte count does not match the size, or the memory for the pixels is
+  ///   not available (never a trap).
   public init?(width: Int, height: Int, pixelFormat: PixelFormat, bytes: some Collection<UInt8>) {
     guard let size = Image.byteLayout(width: width, height: height, pixelFormat: pixelFormat),
-      bytes.count == size.byteCount
+      bytes.count == size.byteCount, let storage = PixelStorage(reserving: size.byteCount)
     else { return nil }
-    let storage = PixelStorage(capacity: size.byteCount)
     UnsafeMutableRawBufferPointer(start: storage.pointer, count: size.byteCount).copyBytes(from: bytes)
     self.init(
       width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: size.bytesPerRow,

@@ -35,20 +35,51 @@ public struct EncodeError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Encodes ``Image``s as JPEG or PNG, to memory or atomically to a file.
 ///
 /// ```swift
-/// let bytes = try ImageEncoder.encode(thumbnail, as: .jpeg(quality: 85))
+/// let bytes = try ImageEncoder.encode(thumbnail, as: .jpeg(quality: 85), comment: "made by me")
 /// try ImageEncoder.write(thumbnail, as: .png(), to: "thumb.png")
 /// ```
+///
+/// A comment is stored ahead of the pixels, where ``ImageMetadata`` reads it back without decoding:
+/// a JPEG `COM` segment right after the JFIF header, or a PNG text chunk with the keyword `Comment`
+/// right after `IHDR` (`tEXt` for ASCII text, uncompressed `iTXt` for other UTF-8).
 public enum ImageEncoder {
   /// Encodes an image to bytes.
   /// - Parameters:
   ///   - image: The pixels. JPEG takes gray8, rgb8 and rgba8 (alpha dropped); PNG takes every format.
   ///   - format: The format and its settings.
+  ///   - comment: Text to store in the file (JPEG: at most 65,533 bytes of UTF-8; PNG: under 1 MB),
+  ///     without NUL characters; `nil` stores none.
   /// - Returns: The encoded file's bytes.
-  /// - Throws: ``EncodeError`` for a pixel format the target cannot hold or a library failure.
-  public static func encode(_ image: Image, as format: EncodedFormat) throws(EncodeError) -> [UInt8] {
+  /// - Throws: ``EncodeError`` for a pixel format the target cannot hold, an unusable comment or a
+  ///   library failure.
+  public static func encode(_ image: Image, as format: EncodedFormat, comment: String? = nil) throws(EncodeError)
+    -> [UInt8]
+  {
+    if let comment, comment.utf8.contains(0) {
+      throw EncodeError(format: format.imageFormat, message: "a comment cannot hold a NUL character", path: nil)
+    }
     var status = imc_status()
     var buffer = imc_buffer()
-    let code = image.withUnsafeBytes { raw in
+    let code = withOptionalCString(comment) { comment in encode(image, as: format, comment: comment, &buffer, &status) }
+    defer { imc_buffer_free(&buffer) }
+    guard code == IMC_OK, let data = buffer.data else {
+      throw EncodeError(format: format.imageFormat, message: status.messageText, path: nil)
+    }
+    return Array(UnsafeBufferPointer(start: data, count: buffer.length))
+  }
+
+  /// Calls `body` with a C string of `text`, or with `nil`.
+  private static func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+  }
+
+  /// The C encoder call for `format`.
+  private static func encode(
+    _ image: Image, as format: EncodedFormat, comment: UnsafePointer<CChar>?, _ buffer: inout imc_buffer,
+    _ status: inout imc_status
+  ) -> Int32 {
+    image.withUnsafeBytes { raw in
       let pixels = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
       let (width, height) = (UInt32(image.width), UInt32(image.height))
       let layout = Int32(image.pixelFormat.rawValue)
@@ -56,17 +87,13 @@ public enum ImageEncoder {
       case .jpeg(let quality, let progressive):
         var options = imc_jpeg_options(
           quality: Int32(clamping: quality), progressive: progressive ? 1 : 0, optimize: 1)
-        return imc_jpeg_encode(pixels, width, height, image.bytesPerRow, layout, &options, &buffer, &status)
+        return imc_jpeg_encode(
+          pixels, width, height, image.bytesPerRow, layout, &options, comment, &buffer, &status)
       case .png(let level):
         return imc_png_encode(
-          pixels, width, height, image.bytesPerRow, layout, Int32(clamping: level), &buffer, &status)
+          pixels, width, height, image.bytesPerRow, layout, Int32(clamping: level), comment, &buffer, &status)
       }
     }
-    defer { imc_buffer_free(&buffer) }
-    guard code == IMC_OK, let data = buffer.data else {
-      throw EncodeError(format: format.imageFormat, message: status.messageText, path: nil)
-    }
-    return Array(UnsafeBufferPointer(start: data, count: buffer.length))
   }
 
   /// Encodes an image and writes it atomically (temporary file, fsync, rename): a reader sees the

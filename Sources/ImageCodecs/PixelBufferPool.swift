@@ -11,9 +11,11 @@ import Synchronization
 /// of the decode time here) before the decoder writes a pixel. A pipeline that decodes one image
 /// after another reuses the previous image's memory instead, already mapped.
 ///
-/// Only buffers of at least ``minimumBytes`` are kept, at most ``maximumBuffers`` of them and
-/// ``maximumBytes`` in all; set ``maximumBytes`` to 0 to turn pooling off, or call ``removeAll()``
-/// to give the memory back now.
+/// Off by default: a library must not keep hundreds of MiB of its users' memory. An application
+/// that decodes one large image after another turns it on (`imgfetch` does, with 256 MiB):
+/// `PixelBufferPool.shared.maximumBytes = 256 << 20`. Only buffers of at least ``minimumBytes`` are
+/// kept, at most ``maximumBuffers`` of them and ``maximumBytes`` in all; set ``maximumBytes`` back
+/// to 0 to turn pooling off, or call ``removeAll()`` to give the memory back now.
 public final class PixelBufferPool: Sendable {
   /// The pool every ``Image`` allocation goes through.
   public static let shared = PixelBufferPool()
@@ -29,7 +31,7 @@ public final class PixelBufferPool: Sendable {
   private struct State: @unchecked Sendable {
     // Safety: entries are owned by the pool alone while inside it; the mutex serialises access.
     var entries: [Entry] = []
-    var maximumBytes = 256 << 20
+    var maximumBytes = 0
     var maximumBuffers = 2
     var pooledBytes: Int { entries.reduce(0) { $0 + $1.capacity } }
   }
@@ -38,7 +40,7 @@ public final class PixelBufferPool: Sendable {
 
   init() {}
 
-  /// The most memory kept for reuse, in bytes (256 MiB by default; 0 turns pooling off).
+  /// The most memory kept for reuse, in bytes (0 by default: pooling off; `imgfetch` sets 256 MiB).
   public var maximumBytes: Int {
     get { state.withLock { $0.maximumBytes } }
     set { changeLimits { $0.maximumBytes = Swift.max(0, newValue) } }

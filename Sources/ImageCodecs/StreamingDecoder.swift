@@ -36,11 +36,23 @@ public final class StreamingDecoder {
   }
 
   /// The options every decode step uses (the JPEG scale may be replaced by `scaleForHeader`).
-  public private(set) var options: DecodeOptions
+  public let options: DecodeOptions
   private let scaleForHeader: ((ImageHeader) -> JPEGScale)?
-  private var engine: StreamingEngine
+  private let stream: OpaquePointer?
   private var failure: DecodeError?
   private var finished = false
+
+  /// The header, once parsed (nil before).
+  public private(set) var header: ImageHeader?
+
+  /// Output geometry after scaling (nil until the header is known).
+  public private(set) var outputSize: OutputSize?
+
+  /// The pixel format rows are handed out in (nil until the header is known).
+  public private(set) var outputPixelFormat: PixelFormat?
+
+  /// Rows handed out so far.
+  public private(set) var rowsRead = 0
 
   /// Creates a decoder.
   /// - Parameters:
@@ -50,189 +62,136 @@ public final class StreamingDecoder {
   public init(options: DecodeOptions = DecodeOptions(), scaleForHeader: ((ImageHeader) -> JPEGScale)? = nil) {
     self.options = options
     self.scaleForHeader = scaleForHeader
-    self.engine = StreamingEngine(options: options)
+    var request = options.cRequest
+    stream = imc_stream_create(&request)
   }
 
-  /// The header, once parsed (nil before).
-  public var header: ImageHeader? { engine.header }
+  deinit { imc_stream_destroy(stream) }
 
-  /// Output geometry after scaling (nil until the header is known).
-  public var outputSize: OutputSize? { engine.outputSize }
-
-  /// The pixel format rows are handed out in (nil until the header is known).
-  public var outputPixelFormat: PixelFormat? { engine.outputPixelFormat }
-
-  /// Rows decoded and not yet handed out by ``readRows(into:at:)``.
-  public var availableRows: Int { engine.availableRows }
-
-  /// Rows handed out so far.
-  public var rowsRead: Int { engine.rowsRead }
+  /// Rows decoded and queued, not yet handed out by ``readRows(into:at:)`` (reading decodes more).
+  public var availableRows: Int { stream.map { Int(imc_stream_rows_available($0)) } ?? 0 }
 
   /// Feeds the next bytes, as they come off the network or a file.
+  ///
+  /// Decodes what the bytes allow into a bounded queue of rows (about 1 MiB); when the queue is
+  /// full, the bytes wait until ``readRows(into:at:)`` takes rows. Read rows after each append to keep
+  /// memory bounded.
   /// - Parameter bytes: The next bytes of the file (any length, including zero).
   /// - Throws: ``DecodeError`` as soon as the data is known to be bad or over a limit (a header over
   ///   the limits throws on the append that completes it). After a throw the decoder is spent: every
   ///   later call throws the same error.
   public func append(_ bytes: some ContiguousBytes) throws(DecodeError) {
-    if let failure { throw failure }
+    let stream = try live()
     guard !finished else {
-      throw fail(DecodeError(kind: .invalidArgument, format: nil, message: "append after finish"))
+      throw fail(DecodeError(kind: .invalidArgument, format: header?.format, message: "append after finish"))
     }
-    let outcome: Result<Void, DecodeError> = bytes.withUnsafeBytes { raw in
-      do throws(DecodeError) {
-        try engine.append(raw, scaleForHeader: scaleForHeader)
-        return .success(())
-      } catch { return .failure(error) }
+    var status = imc_status()
+    let code = bytes.withUnsafeBytes { raw in
+      imc_stream_append(stream, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &status)
     }
-    if case .failure(let error) = outcome { throw fail(error) }
+    try check(code, status)
+    try advance(stream)
   }
 
-  /// Copies decoded rows not yet handed out into `image`, starting at its row `firstRow`.
+  /// Copies decoded rows not yet handed out into `image`, starting at its row `firstRow`, decoding
+  /// more from the bytes already appended as the queue empties.
   ///
   /// `image` may be the full output (fill it as rows arrive) or a strip of a few rows reused
   /// (pass `firstRow: 0` each time). Its width and pixel format must equal the output's.
   /// - Parameters:
   ///   - image: Receives the rows.
   ///   - firstRow: The first row of `image` to write.
-  /// - Returns: How many rows were copied: `min(availableRows, image.height - firstRow)`; 0 when more
-  ///   bytes are needed (or the strip is full).
+  /// - Returns: How many rows were copied (at most `image.height - firstRow`); 0 when more bytes are
+  ///   needed, the image is complete, or the strip is full.
   /// - Throws: ``DecodeError/Kind/invalidArgument`` when the image does not match the output, or the
-  ///   decoder's error if it failed.
+  ///   decoder's error if decoding the queued bytes failed.
   public func readRows(into image: inout Image, at firstRow: Int = 0) throws(DecodeError) -> Int {
-    if let failure { throw failure }
-    guard let size = engine.outputSize, let format = engine.outputPixelFormat else { return 0 }
+    let stream = try live()
+    guard let size = outputSize, let format = outputPixelFormat else { return 0 }
     guard image.width == size.width, image.pixelFormat == format, firstRow >= 0, firstRow <= image.height else {
       throw DecodeError(
-        kind: .invalidArgument, format: engine.header?.format,
+        kind: .invalidArgument, format: header?.format,
         message:
           "rows are \(size.width) pixels of \(format), the image is \(image.width) of \(image.pixelFormat) (row \(firstRow) of \(image.height))"
       )
     }
-    let count = Swift.min(engine.availableRows, image.height - firstRow)
-    guard count > 0 else { return 0 }
-    let rowBytes = size.width * format.bytesPerPixel
+    guard image.height > firstRow else { return 0 }
+    var status = imc_status()
+    var copied = 0
     let stride = image.bytesPerRow
-    image.withUnsafeMutableBytes { pixels in
-      engine.copyRows(count, rowBytes: rowBytes) { index, source in
-        (pixels.baseAddress! + (firstRow + index) * stride).copyMemory(from: source, byteCount: rowBytes)
-      }
+    let room = image.height - firstRow
+    let code = image.withUnsafeMutableBytes { pixels in
+      imc_stream_read_rows(
+        stream, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self) + firstRow * stride, stride, room, &copied,
+        &status)
     }
-    if let orientation = engine.header?.orientation { image.orientation = orientation }
-    return count
+    try check(code, status)
+    rowsRead += copied
+    if let orientation = header?.orientation { image.orientation = orientation }
+    return copied
   }
 
   /// Call after the last byte: decodes what is left and checks the image is complete (IEND, EOI).
-  /// Rows may still be read after it.
+  /// Rows not read yet stay queued (the queue grows as needed) and may be read after it.
   /// - Throws: ``DecodeError`` exactly as the one-call decode of the same bytes does (`.truncated`
   ///   when the data ends early, and so on).
   public func finish() throws(DecodeError) {
-    if let failure { throw failure }
+    let stream = try live()
     guard !finished else { return }
     finished = true
-    do throws(DecodeError) { try engine.finish(scaleForHeader: scaleForHeader) } catch { throw fail(error) }
+    var status = imc_status()
+    try check(imc_stream_finish(stream, &status), status)
+    if imc_stream_state(stream) == Int32(IMC_STREAM_HEADER_READY) {
+      try advance(stream)  // the header completed only now: choose the scale, then finish again
+      try check(imc_stream_finish(stream, &status), status)
+    }
+    try advance(stream)
+  }
+
+  private func live() throws(DecodeError) -> OpaquePointer {
+    if let failure { throw failure }
+    guard let stream else {
+      throw fail(DecodeError(kind: .outOfMemory, format: nil, message: "cannot allocate a decoder"))
+    }
+    return stream
+  }
+
+  private func check(_ code: Int32, _ status: imc_status) throws(DecodeError) {
+    guard code != IMC_OK else { return }
+    var info = imc_info()
+    if let stream { imc_stream_info(stream, &info) }
+    throw fail(DecodeError(status: status, format: info.format, path: nil))
+  }
+
+  /// Takes the header and output facts as they become known; starts a JPEG at its scale.
+  private func advance(_ stream: OpaquePointer) throws(DecodeError) {
+    var state = imc_stream_state(stream)
+    if state == Int32(IMC_STREAM_HEADER_READY) {
+      var info = imc_info()
+      imc_stream_info(stream, &info)
+      let found = ImageHeader(info)
+      header = found
+      let scale = scaleForHeader?(found) ?? options.jpegScale
+      var status = imc_status()
+      try check(imc_stream_start(stream, Int32(scale.eighths), &status), status)
+      state = imc_stream_state(stream)
+    }
+    if outputSize == nil && (state == Int32(IMC_STREAM_DECODING) || state == Int32(IMC_STREAM_DONE)) {
+      var info = imc_info()
+      imc_stream_info(stream, &info)
+      if header == nil { header = ImageHeader(info) }
+      outputSize = OutputSize(width: Int(info.output_width), height: Int(info.output_height))
+      outputPixelFormat = PixelFormat(layout: info.output_layout)
+    }
   }
 
   private func fail(_ error: DecodeError) -> DecodeError {
     failure = error
-    engine.release()
     return error
   }
 }
 
-/// The simple engine: keeps the bytes, finds the header as soon as it is complete, and decodes
-/// everything at `finish()` with the one-call decoder (so the verdict is the full decode's by
-/// construction).
-struct StreamingEngine {
-  let options: DecodeOptions
-  var bytes: [UInt8] = []
-  var header: ImageHeader?
-  var outputSize: StreamingDecoder.OutputSize?
-  var outputPixelFormat: PixelFormat?
-  var scale: JPEGScale
-  var decoded: Image?
-  var rowsRead = 0
-
-  init(options: DecodeOptions) {
-    self.options = options
-    self.scale = options.jpegScale
-  }
-
-  var availableRows: Int { decoded.map { $0.height - rowsRead } ?? 0 }
-
-  mutating func release() {
-    bytes = []
-    decoded = nil
-  }
-
-  /// Whether `bytes` could still become a PNG or JPEG signature.
-  private var signatureUndecided: Bool {
-    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
-    if bytes.count < png.count && bytes.elementsEqual(png.prefix(bytes.count)) { return true }
-    if bytes.count < jpeg.count && bytes.elementsEqual(jpeg.prefix(bytes.count)) { return true }
-    return false
-  }
-
-  mutating func append(_ raw: UnsafeRawBufferPointer, scaleForHeader: ((ImageHeader) -> JPEGScale)?)
-    throws(DecodeError)
-  {
-    bytes.append(contentsOf: raw)
-    if header == nil && !raw.isEmpty { try findHeader(scaleForHeader: scaleForHeader) }
-  }
-
-  private mutating func findHeader(scaleForHeader: ((ImageHeader) -> JPEGScale)?) throws(DecodeError) {
-    if signatureUndecided { return }
-    let found: ImageHeader
-    do throws(DecodeError) {
-      found = try ImageDecoder.probe(bytes, limits: options.limits)
-    } catch  where error.kind == .truncated {
-      return  // the header is not complete yet
-    }
-    var scaled = options
-    if found.format == .jpeg, let scaleForHeader { scaled.jpegScale = scaleForHeader(found) }
-    let output = try ImageDecoder.outputGeometry(bytes, options: scaled)
-    header = found
-    scale = scaled.jpegScale
-    outputSize = StreamingDecoder.OutputSize(width: output.width, height: output.height)
-    outputPixelFormat = output.pixelFormat
-  }
-
-  mutating func finish(scaleForHeader: ((ImageHeader) -> JPEGScale)?) throws(DecodeError) {
-    if header == nil { try findHeader(scaleForHeader: scaleForHeader) }
-    var scaled = options
-    scaled.jpegScale = scale
-    let image = try ImageDecoder.decode(bytes, options: scaled)
-    bytes = []
-    decoded = image
-    outputSize = StreamingDecoder.OutputSize(width: image.width, height: image.height)
-    outputPixelFormat = image.pixelFormat
-  }
-
-  mutating func copyRows(_ count: Int, rowBytes: Int, _ copy: (Int, UnsafeRawPointer) -> Void) {
-    guard let decoded else { return }
-    decoded.withUnsafeBytes { pixels in
-      for index in 0..<count {
-        copy(index, pixels.baseAddress! + (rowsRead + index) * decoded.bytesPerRow)
-      }
-    }
-    rowsRead += count
-    if rowsRead == decoded.height { self.decoded = nil }
-  }
-}
-
 extension ImageDecoder {
-  /// The output geometry and pixel format a decode of `bytes` with `options` produces (header only).
-  static func outputGeometry(_ bytes: [UInt8], options: DecodeOptions) throws(DecodeError)
-    -> (width: Int, height: Int, pixelFormat: PixelFormat)
-  {
-    try withDecoder(.memory(bytes), options: options) { (_, info) throws(DecodeError) in
-      guard let format = PixelFormat(layout: info.output_layout) else {
-        throw DecodeError(kind: .invalidArgument, format: ImageFormat(code: info.format), message: "no output layout")
-      }
-      return (Int(info.output_width), Int(info.output_height), format)
-    }
-  }
-
   /// Strict validation without a pixel buffer: decodes every pixel, row by row, into one scratch
   /// row and keeps none, so memory grows with the width, not the area.
   /// - Parameters:

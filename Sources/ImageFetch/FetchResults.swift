@@ -10,7 +10,8 @@ public struct ValidatedImage: Sendable {
   public var header: ImageHeader
   /// The full-size pixels, when the fetch asked for them (``ImageFetcher/image(of:column:progress:)``).
   public var image: Image?
-  /// The thumbnail rendered from the same decode, when the fetch asked for one.
+  /// The thumbnail made from the same decode's rows, when the fetch asked for one (ready for its
+  /// file: alpha composited over white when its format is JPEG).
   public var thumbnail: Image?
 
   /// The stored width.

@@ -28,6 +28,8 @@ public enum ImageFetchError: Error, Sendable, CustomStringConvertible {
     switch self {
     case .parse(let error): "\(error)"
     case .download(let error): "\(error)"
+    case .invalidImage(let name, let error) where error.kind == .limitExceeded:
+      "the download of \(name) is over a decode limit and was not cached: \(error)"
     case .invalidImage(let name, let error):
       "the download of \(name) is not a valid image and was not cached: \(error)"
     case .cache(let error): "\(error)"

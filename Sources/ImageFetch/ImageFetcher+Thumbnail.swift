@@ -58,9 +58,14 @@ extension ImageFetcher {
     async throws(ImageFetchError) -> FetchedThumbnail
   {
     let original = try await fetch(source, goal: .thumbnail(options), progress: progress)
-    let path = original.path
+    let (path, rendered) = (original.path, original.value?.thumbnail)
     do {
-      let thumbnail = try await CPUWork.run { try Thumbnailer(options: options).makeThumbnail(forFileAt: path) }
+      let thumbnail = try await CPUWork.run {
+        let thumbnailer = Thumbnailer(options: options)
+        // A download's decode already rendered it; a hit reuses the file its stamp matches.
+        return try rendered.map { try thumbnailer.writeThumbnail($0, forFileAt: path) }
+          ?? thumbnailer.makeThumbnail(forFileAt: path)
+      }
       return FetchedThumbnail(original: original, thumbnail: thumbnail)
     } catch {
       throw .wrap(error, url: source.url)

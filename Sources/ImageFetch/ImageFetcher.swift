@@ -26,6 +26,10 @@ public final class ImageFetcher: Sendable {
   public let files: FileFetcher<ValidatedImage>
   /// The options of every decode (limits, strictness, pixel format).
   public let decodeOptions: DecodeOptions
+  /// How many downloads are decoded at once; further downloads go on into their `.part` files
+  /// and are decoded when a slot frees.
+  public var maxConcurrentDecodes: Int { slots.count }
+  let slots: DecodeSlots
 
   /// Creates a fetcher.
   /// - Parameters:
@@ -35,10 +39,12 @@ public final class ImageFetcher: Sendable {
   ///   - downloader: What downloads misses (a ``/ParseFetch/Downloader``, or another
   ///     ``/ParseFetch/DataLoading``).
   ///   - decodeOptions: Options of the validating decode.
+  ///   - maxConcurrentDecodes: How many downloads are decoded at once; one per active core when nil.
   /// - Throws: ``ImageFetchError/cache(_:)`` when the cache directory cannot be created.
   public init(
     configuration: ParseConfiguration? = nil, cache: (any FileCaching)? = nil,
-    downloader: any DataLoading = Downloader(), decodeOptions: DecodeOptions = DecodeOptions()
+    downloader: any DataLoading = Downloader(), decodeOptions: DecodeOptions = DecodeOptions(),
+    maxConcurrentDecodes: Int? = nil
   ) throws(ImageFetchError) {
     let store: any FileCaching
     if let cache {
@@ -48,8 +54,10 @@ public final class ImageFetcher: Sendable {
     }
     self.client = configuration.map { ParseClient(configuration: $0) }
     self.decodeOptions = decodeOptions
+    let slots = maxConcurrentDecodes.map { DecodeSlots(count: $0) } ?? .perCore()
+    self.slots = slots
     self.files = FileFetcher(cache: store, downloader: downloader) {
-      ImageValidator(options: decodeOptions, goal: .verdict)
+      ImageValidator(options: decodeOptions, goal: .verdict, slots: slots)
     }
   }
 
@@ -65,11 +73,11 @@ public final class ImageFetcher: Sendable {
   func fetch(_ source: Source, goal: DecodeGoal, progress: ProgressHandler?) async throws(ImageFetchError)
     -> FetchedFile<ValidatedImage>
   {
-    let options = decodeOptions
+    let (options, slots) = (decodeOptions, slots)
     do {
       return try await files.fetch(
         source.url, key: source.key, headers: source.headers, headersOrigin: source.headersOrigin,
-        validator: { ImageValidator(options: options, goal: goal) }, progress: progress)
+        validator: { ImageValidator(options: options, goal: goal, slots: slots) }, progress: progress)
     } catch {
       throw .wrap(error, url: source.url)
     }

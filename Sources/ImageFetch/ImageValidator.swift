@@ -6,60 +6,133 @@ import Thumbnails
 /// What the one decode of a download must produce besides its verdict.
 enum DecodeGoal: Sendable {
   /// Only the verdict: a JPEG is decoded at 1/8 (which still entropy-decodes every
-  /// coefficient of every scan, so it sees the same damage), into nothing kept.
+  /// coefficient of every scan, so it sees the same damage as a full decode) into a strip of
+  /// rows that is reused, so memory follows the width, not the area.
   case verdict
   /// The full-size pixels, handed back by `image(of:)`.
   case pixels
-  /// A thumbnail with these options (the verdict comes from the thumbnail's own decode).
+  /// A thumbnail with these options: the decode runs at the plan's DCT scale and its rows feed
+  /// a ``ThumbnailStream``.
   case thumbnail(ThumbnailOptions)
 }
 
-/// Validates a download as it arrives: the header is read from the first bytes, so a file over
-/// the limits stops the transfer at once; the verdict comes from the one decode the caller
-/// needs anyway (see ``DecodeGoal``), run on the download's consumer queue, off the
-/// cooperative pool.
+/// Validates a download while it arrives with one ``StreamingDecoder`` fed chunk by chunk: a
+/// header over the limits (or bytes that are no image) stop the transfer on the chunk that shows
+/// it, rows are taken as they are decoded, and the verdict is ready with the last byte. It runs on
+/// the download's consumer queue (off the cooperative pool), one call at a time, and holds one of
+/// the fetcher's decode slots from its first byte to its verdict.
 final class ImageValidator: DownloadValidator {
-  private let options: DecodeOptions
-  private let goal: DecodeGoal
-  /// The body's first bytes, until the header could be read.
-  private var prefix: [UInt8] = []
-  private var readsHeader = true
+  private let decoder: StreamingDecoder
+  private let wantsPixels: Bool
+  /// The thumbnail being made from the rows, until it fails for a reason that is not the file's.
+  private var stream: ThumbnailStream?
+  /// Where rows go: the whole image for `.pixels`, a reused strip otherwise.
+  private var rows: Image?
+  private var rowsFilled = 0
+  private let slots: DecodeSlots?
+  private var holdsSlot = false
   private(set) var value: ValidatedImage?
 
-  /// The most of a body's start kept to find its header (EXIF and ICC data come first).
-  static let headerWindow = 1 << 20
+  /// Rows of the strip a verdict-only decode reads into.
+  static let stripRows = 16
 
-  init(options: DecodeOptions, goal: DecodeGoal) {
-    self.options = options
-    self.goal = goal
+  init(options: DecodeOptions, goal: DecodeGoal, slots: DecodeSlots? = nil) {
+    self.slots = slots
+    var options = options
+    switch goal {
+    case .pixels:
+      wantsPixels = true
+    case .verdict:
+      wantsPixels = false
+      options.jpegScale = .eighth
+    case .thumbnail(var thumbnail):
+      wantsPixels = false
+      thumbnail.limits = options.limits
+      if let stream = try? ThumbnailStream(options: thumbnail) {
+        self.stream = stream
+        decoder = StreamingDecoder(options: stream.decodeOptions, scaleForHeader: stream.scale(for:))
+        return
+      }
+      // Options that cannot make a thumbnail do not reject a valid file: validate it, and let
+      // the thumbnail step report them.
+      options.jpegScale = .eighth
+    }
+    decoder = StreamingDecoder(options: options)
   }
 
+  deinit { releaseSlot() }
+
   func consume(_ bytes: UnsafeRawBufferPointer) throws {
-    guard readsHeader else { return }
-    prefix.append(contentsOf: bytes)
-    do {
-      _ = try ImageDecoder.probe(prefix, limits: options.limits)
-      (readsHeader, prefix) = (false, [])
-    } catch  where error.kind == .limitExceeded {
-      throw error  // the same verdict the full decode would give, before the rest arrives
-    } catch {
-      // Not enough bytes yet; anything else is left to the decode, which gives the verdict.
-      if prefix.count >= Self.headerWindow { (readsHeader, prefix) = (false, []) }
-    }
+    takeSlot()
+    try decoder.append(bytes)
+    try takeRows()
   }
 
   func finish(file: URL) throws {
-    prefix = []
-    let path = file.path
-    switch goal {
-    case .pixels:
-      let image = try ImageDecoder.decode(contentsOf: path, options: options)
-      value = ValidatedImage(header: try ImageDecoder.probe(contentsOf: path, limits: options.limits), image: image)
-    case .verdict, .thumbnail:
-      var cheap = options
-      cheap.jpegScale = .eighth
-      _ = try ImageDecoder.decode(contentsOf: path, options: cheap)
-      value = ValidatedImage(header: try ImageDecoder.probe(contentsOf: path, limits: options.limits))
+    takeSlot()
+    defer { releaseSlot() }
+    try decoder.finish()
+    try takeRows()
+    guard let header = decoder.header else {
+      throw DecodeError(kind: .notAnImage, format: nil, message: "no image header")
+    }
+    var thumbnail: Image?
+    if let stream {
+      do {
+        thumbnail = try stream.finish(from: decoder)
+      } catch .decode(let error) {
+        throw error
+      } catch {
+        thumbnail = nil  // the thumbnail step makes it again and reports why it cannot
+      }
+    }
+    let image = wantsPixels && rowsFilled == rows?.height ? rows : nil
+    value = ValidatedImage(header: header, image: image, thumbnail: thumbnail)
+    rows = nil
+    self.stream = nil
+  }
+
+  /// Waits for a decode slot, once: the decoder's memory counts from the first byte it takes.
+  private func takeSlot() {
+    guard let slots, !holdsSlot else { return }
+    slots.acquire()
+    holdsSlot = true
+  }
+
+  private func releaseSlot() {
+    guard holdsSlot else { return }
+    holdsSlot = false
+    slots?.release()
+  }
+
+  /// Moves the rows decoded so far out of the decoder: into the thumbnail, the full image, or
+  /// the scratch strip.
+  private func takeRows() throws {
+    if let stream {
+      do {
+        return try stream.consumeRows(from: decoder)
+      } catch .decode(let error) {
+        throw error
+      } catch {
+        self.stream = nil  // not the file's fault: go on validating into the strip
+      }
+    }
+    guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
+    if rows == nil {
+      let height = wantsPixels ? size.height : min(size.height, Self.stripRows)
+      rows = try Image(allocatingWidth: size.width, height: height, pixelFormat: format)
+    }
+    guard var image = rows else { return }
+    rows = nil  // keep the buffer uniquely referenced while rows are copied in
+    defer { rows = image }
+    if wantsPixels {
+      while rowsFilled < image.height {
+        let count = try decoder.readRows(into: &image, at: rowsFilled)
+        if count == 0 { break }
+        rowsFilled += count
+      }
+    } else {
+      while try decoder.readRows(into: &image, at: 0) > 0 {}
     }
   }
 }

@@ -8,18 +8,30 @@ public struct OptionSpec: Sendable, Equatable {
   public let takesValue: Bool
   /// One line for `--help`.
   public let help: String
+  /// The placeholder shown in `--help` for the value (`N`, `PATH`, …).
+  public let valueName: String
 
   /// Creates an option.
   /// - Parameters:
   ///   - name: The long name without dashes.
   ///   - shortName: A one-letter alias, if any.
   ///   - takesValue: Whether a value follows.
+  ///   - valueName: The value's placeholder in `--help`.
   ///   - help: One line of help.
-  public init(_ name: String, short shortName: Character? = nil, value takesValue: Bool = false, help: String) {
+  public init(
+    _ name: String, short shortName: Character? = nil, value takesValue: Bool = false, valueName: String = "VALUE",
+    help: String
+  ) {
     self.name = name
     self.shortName = shortName
     self.takesValue = takesValue
+    self.valueName = valueName
     self.help = help
+  }
+
+  /// `-o, --output PATH` as `--help` shows it.
+  var synopsis: String {
+    (shortName.map { "-\($0), " } ?? "") + "--\(name)" + (takesValue ? " \(valueName)" : "")
   }
 }
 
@@ -31,6 +43,20 @@ public struct ParsedArguments: Sendable, Equatable {
   public var flags: Set<String> = []
   /// Arguments that are not options, in order (`-` alone is positional).
   public var positionals: [String] = []
+  /// Long names of every option given (flags and options with values), in order of first use.
+  public var given: [String] = []
+
+  /// Creates parsed arguments.
+  /// - Parameters:
+  ///   - values: Option values by long name.
+  ///   - flags: Flags given.
+  ///   - positionals: Other arguments.
+  public init(values: [String: String] = [:], flags: Set<String> = [], positionals: [String] = []) {
+    self.values = values
+    self.flags = flags
+    self.positionals = positionals
+    given = Array(values.keys) + Array(flags)
+  }
 
   /// The value of `name`, if given.
   /// - Parameter name: A long option name.
@@ -89,7 +115,8 @@ public func parseArguments(_ arguments: [String], specs: [OptionSpec]) throws(Us
       name = String(argument.dropFirst())
       spec = name.count == 1 ? specs.first { $0.shortName == name.first } : nil
     }
-    guard let spec else { throw UsageError("unknown option \(argument)") }
+    guard let spec else { throw UsageError("unknown option \(inlineValue == nil ? argument : "--" + name)") }
+    if !parsed.given.contains(spec.name) { parsed.given.append(spec.name) }
     if spec.takesValue {
       if let inlineValue {
         parsed.values[spec.name] = inlineValue

@@ -5,20 +5,20 @@
 /// Where the command line writes: standard output for results, standard error for messages.
 /// Writes go straight to the file descriptors, unbuffered, so output and progress never interleave
 /// half-lines.
-enum Console {
+public enum Console {
   /// Writes a line to standard output.
-  static func out(_ line: String) { writeText(line + "\n", to: STDOUT_FILENO) }
+  public static func out(_ line: String) { writeText(line + "\n", to: STDOUT_FILENO) }
 
   /// Writes `imgfetch: message` to standard error.
-  static func error(_ message: String) { writeText("imgfetch: \(message)\n", to: STDERR_FILENO) }
+  public static func error(_ message: String) { writeText("imgfetch: \(message)\n", to: STDERR_FILENO) }
 
   /// Writes text to standard error as it is (for progress drawing).
-  static func errorRaw(_ text: String) { writeText(text, to: STDERR_FILENO) }
+  public static func errorRaw(_ text: String) { writeText(text, to: STDERR_FILENO) }
 
   /// Writes raw bytes to standard output.
   /// - Returns: `false` when the write failed (for example a closed pipe).
   @discardableResult
-  static func outBytes(_ bytes: UnsafeRawBufferPointer) -> Bool { writeAll(bytes, to: STDOUT_FILENO) }
+  public static func outBytes(_ bytes: UnsafeRawBufferPointer) -> Bool { writeAll(bytes, to: STDOUT_FILENO) }
 
   private static func writeText(_ text: String, to descriptor: Int32) {
     var text = text

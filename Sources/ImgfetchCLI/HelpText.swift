@@ -1,49 +1,59 @@
-/// The text of `imgfetch --help`.
+import Thumbnails
+
+/// The text of `imgfetch --help`, laid out from the option table so that every option is listed
+/// once, in its group, in one column width.
 enum HelpText {
-  static let text =
-    """
-    imgfetch: fetch, validate, decode and thumbnail PNG and JPEG images
+  /// The commands, each with one line.
+  static let commands: [(String, String)] = [
+    ("imgfetch [options] SOURCE...", "make sure each SOURCE is a valid image and print its path"),
+    ("imgfetch --class C --column COL [options]", "the same for every object of a Parse class"),
+    ("imgfetch info FILE...", "one JSON object per file, from the header only"),
+    ("imgfetch decode FILE [-o PATH|-]", "raw pixels, row-major, top-left origin, no header"),
+    ("imgfetch verify FILE...", "full strict decode of each file: OK or the reason"),
+    ("imgfetch cache stats|clear|gc", "look after the cache directory"),
+  ]
 
-    Usage:
-      imgfetch [options] SOURCE...  fetch, validate and cache each SOURCE: an http(s) URL,
-                                   Class/objectId (with --column), or a local file (validated in
-                                   place); print the cached path (and, with --thumbnail, a tab and
-                                   the thumbnail's path)
-      imgfetch --class C --column COL [--where JSON] [--shard K/N [--shard-mode hash]] [options]
-                                   the same for every object of a Parse class (matching --where)
-      imgfetch cache stats|clear|gc [--cache-dir DIR] [--max-age S]
-    \(ThumbnailCommand.usage)
-      imgfetch info FILE...        one JSON object per file, from the header only
-      imgfetch decode FILE [-o PATH|-] [--pixel-format F] [--orient] [--lenient]
-                                   raw pixels, row-major, top-left origin, no header
-      imgfetch verify FILE...      full strict decode of each file: OK or the reason
+  /// The exit codes.
+  static let exitCodes: [(String, String)] = [
+    ("0", "everything done"),
+    ("1", "usage error"),
+    ("2", "a batch finished but some items failed (\"N of M items failed\")"),
+    ("3", "network or server error"),
+    ("4", "invalid image (corrupt, truncated, unsupported, over a limit)"),
+    ("5", "a local file or directory cannot be read or written (path and reason)"),
+    ("130", "interrupted"),
+  ]
 
-    Fetch options:
-    \(FetchSettings.specs.filter { !["thumbnail", "fit", "format", "quality", "filter", "upscale", "no-rotate"].contains($0.name) }.map { spec in
-      let name = "--\(spec.name)" + (spec.takesValue ? " V" : "")
-      return "  " + name + String(repeating: " ", count: max(1, 19 - name.count)) + spec.help
-    }.joined(separator: "\n"))
-      --json lines: source, objectId (Parse), cachePath, thumbnailPath, thumbnailWidth,
-      thumbnailHeight, reused (with --thumbnail), width, height, format, bytes, cacheHit;
-      or source and error. Secrets given by option or environment are never printed.
+  /// Rows as two columns, the left one as wide as its widest entry.
+  static func table(_ rows: [(String, String)]) -> [String] {
+    let width = rows.map(\.0.count).max() ?? 0
+    return rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+  }
 
-    Decode options:
-      --pixel-format F   auto (default: rgba8 for PNG, rgb8 or gray8 for JPEG),
-                         source, native (16-bit kept), rgba8, rgb8, gray8
-      --orient           apply the EXIF orientation
-      -o, --output PATH  write to PATH atomically, or - for standard output (the default
-                         when it is not a terminal); PATH may not be the input file
-      --lenient          return what decodes from a damaged file instead of failing
-      --max-pixels N     largest accepted width x height (default 100000000)
-
-    Exit codes:
-      0    everything done
-      1    usage error
-      2    a batch finished but some items failed
-      3    network or server error
-      4    invalid image (corrupt, truncated, unsupported, too large, unreadable)
-      130  interrupted
-
-    imgfetch --thumbnail --help lists the thumbnail options and the file naming rule.
-    """
+  static var text: String {
+    let example = ThumbnailNaming.path(forSource: "photo.jpg", size: .longestSide(256), fit: .inside, format: .jpeg)
+    let cover = ThumbnailNaming.path(
+      forSource: "photo.jpg", size: .box(width: 320, height: 200), fit: .cover, format: .jpeg)
+    var lines = ["imgfetch: fetch, validate, decode and thumbnail PNG and JPEG images", "", "Usage:"]
+    lines += table(commands)
+    lines += [
+      "",
+      "A SOURCE is an http(s) URL, Class/objectId (with --column), or a local file (validated where it",
+      "is). Each finished item prints a line: the valid file (the cached copy, or the local file), and",
+      "with --thumbnail a tab and the thumbnail's path; --json prints one object per item instead:",
+      "source, objectId (Parse), cachePath and cacheHit (downloads), the original's width, height,",
+      "format, bytes, and with --thumbnail thumbnailPath, thumbnailWidth, thumbnailHeight, reused;",
+      "error for a failed item, skipped for a skipped one. Secrets are never printed.",
+      "Thumbnails go next to the original: \(example), \(cover) with --fit cover;",
+      "an up-to-date one is reused. imgfetch's own thumbnails named as sources are skipped.",
+    ]
+    let rows = OptionGroup.allCases.map { group in (group, group.specs.map { ($0.synopsis, $0.help) }) }
+    let width = rows.flatMap { $0.1.map(\.0.count) }.max() ?? 0
+    for (group, options) in rows {
+      lines += ["", group.title + ":"]
+      lines += options.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+    }
+    lines += ["", "Exit codes:"] + table(exitCodes)
+    return lines.joined(separator: "\n")
+  }
 }

@@ -3,25 +3,18 @@ import SystemFiles
 
 /// `imgfetch info FILE...`: one JSON object per line per file, from the header only.
 enum InfoCommand {
-  static let specs: [OptionSpec] = [
-    OptionSpec("max-pixels", value: true, help: "largest accepted width x height (default 100000000)")
-  ]
-
-  static func run(_ arguments: [String]) throws(UsageError) -> ExitCode {
-    let parsed = try parseArguments(arguments, specs: specs)
-    guard !parsed.positionals.isEmpty else { throw UsageError("info needs at least one FILE") }
-    let limits = try CodecOptions.limits(parsed)
-    var exitCode = ExitCode.success
-    for file in parsed.positionals {
+  static func run(_ invocation: Invocation) -> ExitCode {
+    var kinds: [ItemOutcome.FailureKind] = []
+    for file in invocation.operands {
       do {
-        let header = try ImageDecoder.probe(contentsOf: file, limits: limits)
+        let header = try ImageDecoder.probe(contentsOf: file, limits: invocation.limits.decodeLimits)
         Console.out(jsonLine(fields(file: file, header: header)))
       } catch {
         Console.error(error.description)
-        exitCode = .invalidImage
+        kinds.append(LocalItem.describe(error).kind)
       }
     }
-    return exitCode
+    return ExitCode.of(failures: kinds, items: invocation.operands.count)
   }
 
   static func fields(file: String, header: ImageHeader) -> [(String, JSONValue)] {

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -19,7 +19,7 @@ nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
 /// leaks into a program imgfetch starts. The second signal ends the process with `_exit`, never
 /// `exit`: `exit` from this thread would run the atexit handlers and static destructors (Foundation,
 /// libcurl) while the main thread and the workers still use them.
-final class InterruptHandler {
+public final class InterruptHandler {
   /// Unblocks SIGINT and SIGTERM in the calling thread (and the threads it creates from now on).
   static func unblock() {
     var set = sigset_t()
@@ -31,7 +31,7 @@ final class InterruptHandler {
 
   /// Installs the handlers; they stay until the process exits. Install at most one per process.
   /// - Parameter onInterrupt: Called once, on a background thread, at the first signal.
-  init(onInterrupt: @escaping @Sendable () -> Void) {
+  public init(onInterrupt: @escaping @Sendable () -> Void) {
     var ends: [Int32] = [0, 0]
     // A socket pair stands in for pipe2(O_CLOEXEC), which Glibc's Swift module does not show:
     // close-on-exec from creation, with no window in which another thread's exec could inherit it.
@@ -40,7 +40,9 @@ final class InterruptHandler {
     }
     interruptPipeWriteEnd = ends[1]
     let readEnd = ends[0]
-    let thread = Thread {
+    // A queue of its own (libdispatch gives it a thread; no Foundation, so the codec-only executable
+    // can use it too) blocks on the pipe.
+    DispatchQueue(label: "imgfetch.interrupts").async {
       var byte: UInt8 = 0
       var seen = 0
       while read(readEnd, &byte, 1) == 1 {
@@ -48,7 +50,6 @@ final class InterruptHandler {
         if seen == 1 { onInterrupt() } else { _exit(ExitCode.interrupted.rawValue) }
       }
     }
-    thread.start()
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { _ in
       var byte: UInt8 = 1

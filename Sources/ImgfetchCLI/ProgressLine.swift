@@ -73,7 +73,7 @@ public struct ProgressLine: Sendable, Equatable {
   }
 
   /// A byte count for people: `512 B`, `1.2 KB`, `3.4 MB`, `1.0 GB` (powers of 1000).
-  static func bytes(_ count: Int64) -> String {
+  public static func bytes(_ count: Int64) -> String {
     let units = ["B", "KB", "MB", "GB", "TB"]
     var value = Double(count)
     var unit = 0

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Draws progress on standard error: a single line redrawn in place (at most ten times a second)
 /// on a terminal, JSON events with `--progress json`, nothing otherwise. Safe to call from any task.
-final class ProgressReporter: Sendable {
+public final class ProgressReporter: Sendable {
   private struct State {
     var line = ProgressLine(label: "")
     var drawn = false
@@ -44,7 +44,7 @@ final class ProgressReporter: Sendable {
   ///   - label: The item's name.
   ///   - received: Bytes so far.
   ///   - expected: Total bytes, when known.
-  func transfer(_ label: String, received: Int64, expected: Int64?) {
+  public func transfer(_ label: String, received: Int64, expected: Int64?) {
     if mode == .json {
       var fields: [(String, JSONValue)] = [
         ("event", .string("progress")), ("source", .string(label)), ("bytesReceived", .int(Int(received))),
@@ -72,7 +72,7 @@ final class ProgressReporter: Sendable {
   ///   - label: The item's name.
   ///   - bytes: Its size, added to the batch rate.
   ///   - failed: Whether it failed.
-  func finished(_ label: String, bytes: Int64, failed: Bool) {
+  public func finished(_ label: String, bytes: Int64, failed: Bool) {
     if mode == .json {
       Console.errorRaw(
         jsonLine([("event", .string("finished")), ("source", .string(label)), ("failed", .bool(failed))]) + "\n")
@@ -95,7 +95,7 @@ final class ProgressReporter: Sendable {
   /// - Parameters:
   ///   - text: The line, without a newline.
   ///   - toError: Standard error instead of standard output.
-  func print(_ text: String, toError: Bool = false) {
+  public func print(_ text: String, toError: Bool = false) {
     state.withLock { state in
       erase(&state)
       if toError { Console.error(text) } else { Console.out(text) }
@@ -104,13 +104,13 @@ final class ProgressReporter: Sendable {
 
   /// Sets the number of items once it is known (a class count arrives after the start).
   /// - Parameter total: The number of items.
-  func setTotal(_ total: Int) { state.withLock { $0.total = total } }
+  public func setTotal(_ total: Int) { state.withLock { $0.total = total } }
 
   /// Whether a bar is drawn at all (so callers can skip work that only feeds it).
-  var isDrawing: Bool { drawsBar }
+  public var isDrawing: Bool { drawsBar }
 
   /// Erases the bar (at the end, and on Ctrl-C) so the terminal is left clean.
-  func finish() {
+  public func finish() {
     state.withLock { erase(&$0) }
   }
 

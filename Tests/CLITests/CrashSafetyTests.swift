@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import ParseFetch
 import ParseFixtureSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// `imgfetch` killed with SIGKILL at seeded random moments of a batch (Parse query, trickled
 /// downloads, validation, thumbnail writes): the cache must only ever hold complete, valid files,
 /// the next run must finish the work, and `cache gc` must clear what the killed runs left behind.
-@Suite struct CrashSafetyTests {
+@Suite(.timeLimit(.minutes(10))) struct CrashSafetyTests {
   /// Small images from `Fixtures/images`, JPEG and PNG (one with alpha, so a PNG thumbnail).
   static let photos = [
     ("aaaaaaaaaa", "progressive.jpeg"), ("bbbbbbbbbb", "iptc.jpg"), ("cccccccccc", "right-orientation.jpeg"),
@@ -69,13 +70,16 @@ import Testing
     return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
   }
 
-  /// Every file of the cache directory, hidden ones included, except the lock directory.
+  /// Every file of the cache directory, hidden ones included, except the lock directory and the tag.
   static func files(in cache: URL) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0 != ".locks" }
+    try FileManager.default.contentsOfDirectory(atPath: cache.path).filter {
+      $0 != ".locks" && CacheFile(fileName: $0) != .tag
+    }
   }
 
-  /// Whether a name is one of the cache's transient files: a `.part` download or a temporary file.
-  static func isTransient(_ name: String) -> Bool { name.hasSuffix(".part") || name.contains(".tmp") }
+  /// Whether a name is one of the cache's transient files: a `.part` download or a temporary file
+  /// (the cache's one classifier decides).
+  static func isTransient(_ name: String) -> Bool { CacheFile(fileName: name).isTransient }
 
   /// Every entry and thumbnail in the cache fully decodes (`imgfetch verify` exits 0).
   static func expectOnlyValidFiles(in cache: URL, _ context: String) throws {
@@ -132,9 +136,10 @@ import Testing
     // between leaves that hidden file, which gc must remove like a stale `.part`.
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
+    _ = try DiskCache(directory: cache)  // a cache as imgfetch makes it (tagged)
     let entry = cache.appendingPathComponent("photo.jpg")
     try Data(try Fixtures.bytes("testorig.jpg")).write(to: entry)
-    let leftovers = [".photo.thumb-64.jpg.tmp-4242-1x2y3z", "photo.jpg.part"]
+    let leftovers = [".photo.jpg.thumb-64.jpg.tmp-4242-1x2y3z", "photo.jpg.part"]
     for name in leftovers {
       try Data([0xFF, 0xD8, 0xFF]).write(to: cache.appendingPathComponent(name))
     }

@@ -1,10 +1,11 @@
 import FixtureSupport
 import Foundation
+import ParseFetch
 import ParseFixtureSupport
 import Testing
 
 /// The fetch command run as a user would, against the fixture Parse Server on 127.0.0.1.
-@Suite struct FetchCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct FetchCommandTests {
   static let photos = [
     ("aaaaaaaaaa", "Landscape_1.jpg"), ("bbbbbbbbbb", "Portrait_6.jpg"), ("cccccccccc", "progressive.jpeg"),
     ("dddddddddd", "basn6a08.png"), ("eeeeeeeeee", "iptc.jpg"), ("ffffffffff", "hopper_gray.jpg"),
@@ -127,6 +128,8 @@ import Testing
     let fixture = try await Self.server(withBrokenItem: false)
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
+    // Made (and tagged) first: the typescripts go into this directory before imgfetch runs.
+    _ = try DiskCache(directory: cache)
     let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
     let command = ([binary] + Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage"]))
       .map { "'\($0)'" }.joined(separator: " ")

@@ -5,7 +5,7 @@ import Testing
 
 /// `--shard K/N` over a class run as a scale-out would run it: N processes of the binary against the
 /// fixture Parse Server, which counts the rows it sends (issue 12.9).
-@Suite struct ShardTests {
+@Suite(.timeLimit(.minutes(10))) struct ShardTests {
   static let size = 200
 
   static func server() async throws -> (ParseFixture, [String]) {
@@ -78,6 +78,36 @@ import Testing
     let walked = result.stdoutText.split(separator: "\n").count
     let figures = ClassWalkTests.itemFigures(result.stderrText)
     #expect(figures.last?.done == walked && figures.last?.total == walked, "\(walked): \(figures.suffix(2))")
+  }
+
+  /// A server that orders objectIds case-insensitively (PostgreSQL with a linguistic collation) would
+  /// hand out overlapping slices; a shard that receives an id outside its bytewise slice fails, so
+  /// range shards either cover the class exactly once or say why not. One shard has no bounds and
+  /// works on any server.
+  @Test func aCaseInsensitiveServerMakesRangeShardsFailLoudly() async throws {
+    let objects = ParseFixture.randomPhotos(Self.size)
+    var files: [String: String] = [:]
+    for object in objects { files[(object["MainImage"] as! [String: Any])["name"] as! String] = "basn0g02.png" }
+    let fixture = try await ParseFixture(
+      files: files, seed: ["classes": ["Photo": objects], "maxLimit": 64, "collation": "caseInsensitive"])
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let whole = try Self.runShards(1, mode: nil, fixture: fixture, cache: cache)
+    #expect(Set(whole.flatMap { $0 }) == Set(objects.map { $0["objectId"] as! String }))
+    var failures: [String] = []
+    for k in 1...3 {
+      let result = try runImgfetch([
+        "--server", fixture.baseURL.absoluteString, "--app-id", ParseFixture.appID, "--rest-key",
+        ParseFixture.restKey, "--cache-dir", cache.path, "--class", "Photo", "--column", "MainImage", "--json",
+        "--shard", "\(k)/3",
+      ])
+      if result.status != 0 { failures.append(result.stderrText) }
+    }
+    #expect(!failures.isEmpty)
+    #expect(
+      failures.allSatisfy {
+        $0.contains("class Photo: the server sent objectId") && $0.contains("outside this shard's slice")
+      })
   }
 
   @Test func aBadShardModeIsAUsageError() throws {

@@ -6,8 +6,18 @@ import Testing
 @Suite struct PixelBufferPoolTests {
   let big = 40 << 20
 
+  /// Issue 13.7: a library keeps none of its users' memory unless the application asks.
+  @Test func poolingIsOffUnlessTheApplicationTurnsItOn() {
+    let pool = PixelBufferPool()
+    #expect(pool.maximumBytes == 0)
+    let buffer = pool.allocate(capacity: big)
+    pool.recycle(buffer.pointer, capacity: buffer.capacity)
+    #expect(pool.pooledBytes == 0)
+  }
+
   @Test func aFreedLargeBufferIsReusedByTheNextAllocation() {
     let pool = PixelBufferPool()
+    pool.maximumBytes = 256 << 20
     let first = pool.allocate(capacity: big)
     pool.recycle(first.pointer, capacity: first.capacity)
     #expect(pool.pooledBytes == big)
@@ -21,6 +31,7 @@ import Testing
 
   @Test func smallBuffersAndTooLargeRequestsGoToTheSystem() {
     let pool = PixelBufferPool()
+    pool.maximumBytes = 256 << 20
     let small = pool.allocate(capacity: 1 << 20)
     pool.recycle(small.pointer, capacity: small.capacity)
     #expect(pool.pooledBytes == 0)
@@ -34,6 +45,7 @@ import Testing
 
   @Test func limitsAreKept() {
     let pool = PixelBufferPool()
+    pool.maximumBytes = 256 << 20
     pool.maximumBuffers = 2
     let buffers = (0..<3).map { _ in pool.allocate(capacity: big) }
     for buffer in buffers { pool.recycle(buffer.pointer, capacity: buffer.capacity) }
@@ -45,5 +57,24 @@ import Testing
     let refused = pool.allocate(capacity: big)
     pool.recycle(refused.pointer, capacity: refused.capacity)
     #expect(pool.pooledBytes == 0)
+  }
+}
+
+/// Issue 11.13: pixel memory sized by input is an error when it is not available, never a trap.
+@Suite struct ImageAllocationTests {
+  /// 2^20 x 2^20 RGBA16: 8 TiB, within `Int` but beyond any machine.
+  static let side = 1 << 20
+
+  @Test func anImageFromBytesThatCannotBeAllocatedIsNil() {
+    // A lazy collection claiming 8 TiB of zeros: only the allocation could fail, and it must not trap.
+    let bytes = repeatElement(UInt8(0), count: Self.side * Self.side * 8)
+    #expect(Image(width: Self.side, height: Self.side, pixelFormat: .rgba16, bytes: bytes) == nil)
+  }
+
+  @Test func allocatingAnImageThatCannotExistThrowsOutOfMemory() {
+    let error = #expect(throws: DecodeError.self) {
+      try Image(allocatingWidth: Self.side, height: Self.side, pixelFormat: .rgba16)
+    }
+    #expect(error?.kind == .outOfMemory)
   }
 }

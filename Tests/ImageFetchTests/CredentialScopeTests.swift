@@ -7,7 +7,7 @@ import Testing
 
 /// Parse credentials go only to the Parse server's own origin (scheme, host, port): never to
 /// a file host named by the file URL, and never across a redirect that leaves the origin.
-@Suite struct CredentialScopeTests {
+@Suite(.timeLimit(.minutes(10))) struct CredentialScopeTests {
   let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
   let credentialHeaders = ["x-parse-application-id", "x-parse-session-token", "x-parse-rest-api-key"]
 

@@ -8,7 +8,7 @@ import Thumbnails
 
 /// The whole pipeline against the fixture Parse server: object → file → download → full decode
 /// → cache → image.
-@Suite struct ImageFetcherTests {
+@Suite(.timeLimit(.minutes(10))) struct ImageFetcherTests {
   let jpeg = "0123456789abcdef0123456789abcdef_landscape.jpg"
   let png = "fedcba9876543210fedcba9876543210_alpha.png"
   let broken = "00112233445566778899aabbccddeeff_cut.jpg"
@@ -97,7 +97,8 @@ import Thumbnails
       return
     }
     #expect(name == broken && decodeError.kind == .truncated)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path) == [".locks"])
+    #expect(
+      Set(try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)) == [".locks", "CACHEDIR.TAG"])
   }
 
   @Test func rejectsBytesThatAreNotAnImage() async throws {
@@ -180,5 +181,42 @@ import Thumbnails
       return
     }
     #expect(cache.cachedFile(for: CacheKey(parseFileName: jpeg)) == nil)
+  }
+
+  @Test func aResumedDownloadIsDecodedFromTheStartOfItsPartFile() async throws {
+    // The first answer breaks off after 100 kB; the retry asks for the rest with Range, and the
+    // streaming decode must see the bytes already on disk first to give the right pixels.
+    try await fixture.inject([["target": fileRoute, "kind": "drop", "at": 100_000]])
+    let image = try await fetcher().image(of: photo, column: "MainImage")
+    #expect(image == (try ImageDecoder.decode(contentsOf: TestFiles.image("Landscape_1.jpg").path)))
+    #expect(try await fixture.requests(fileRoute) == 2)
+    #expect(try await fixture.lastHeaders(fileRoute)["range"] == "bytes=100000-")
+  }
+
+  @Test func aWarmHitIsOneRequestNoFileRequestAndNoDecode() async throws {
+    let fetcher = try fetcher()
+    let options = ThumbnailOptions(size: .longestSide(64))
+    let cold = try await fetcher.thumbnail(of: photo, column: "MainImage", options: options)
+    #expect(!cold.original.isCacheHit && !cold.thumbnail.reused)
+    // Damage the entry's pixel data in place, keeping its size and times: a hit that decoded the
+    // entry (or remade the thumbnail) would now fail or differ.
+    let entry = cold.original.path
+    var status = stat()
+    #expect(stat(entry, &status) == 0)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: entry))
+    try handle.seek(toOffset: UInt64(cold.original.byteCount / 2))
+    try handle.write(contentsOf: Data(repeating: 0xFF, count: 4096))
+    try handle.close()
+    var times = [status.st_atim, status.st_mtim]
+    #expect(utimensat(AT_FDCWD, entry, &times, 0) == 0)
+    let objectRoute = "classes/Photo/\(photo.objectID)"
+    let (objects, files) = (try await fixture.requests(objectRoute), try await fixture.requests(fileRoute))
+    let warm = try await fetcher.thumbnail(of: photo, column: "MainImage", options: options)
+    #expect(warm.original.isCacheHit && warm.original.value == nil && warm.thumbnail.reused)
+    #expect(warm.thumbnail.path == cold.thumbnail.path)
+    let hit = try await fetcher.cachedFile(of: photo, column: "MainImage")
+    #expect(hit.isCacheHit)
+    #expect(try await fixture.requests(objectRoute) == objects + 2, "one object request per call")
+    #expect(try await fixture.requests(fileRoute) == files, "no file request")
   }
 }

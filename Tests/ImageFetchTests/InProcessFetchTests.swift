@@ -23,7 +23,9 @@ import Thumbnails
   }
 
   func cacheFiles() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter { !$0.hasPrefix(".") }.sorted()
+    try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter {
+      !$0.hasPrefix(".") && CacheFile(fileName: $0) != .tag
+    }.sorted()
   }
 
   @Test func aHeaderOverTheLimitsStopsTheTransferAtOnce() async throws {
@@ -109,5 +111,39 @@ import Thumbnails
       return
     }
     #expect(cache.cachedFile(for: CacheKey(url: url.absoluteString)) == nil)
+  }
+
+  @Test func aDownloadedThumbnailIsTheOneMadeFromTheStoredFile() async throws {
+    let fetcher = try fetcher(loader("Landscape_1.jpg"))
+    let options = ThumbnailOptions(size: .longestSide(96))
+    let made = try await fetcher.thumbnail(at: url, options: options)
+    let written = try Data(contentsOf: URL(fileURLWithPath: made.thumbnail.path))
+    // The same file made the ordinary way from a copy of the original, after removing ours.
+    let copy = try TestFiles.scratchDirectory().appendingPathComponent(made.original.url.lastPathComponent)
+    try FileManager.default.copyItem(at: made.original.url, to: copy)
+    let reference = try Thumbnailer(options: options).makeThumbnail(forFileAt: copy.path)
+    #expect(
+      try Thumbnailer(options: options).image(contentsOf: made.original.path)
+        == Thumbnailer(options: options).image(contentsOf: copy.path))
+    #expect(made.thumbnail.width == reference.width && made.thumbnail.height == reference.height)
+    #expect(try ImageDecoder.decode(written) == ImageDecoder.decode(contentsOf: reference.path))
+  }
+
+  @Test(arguments: ["progressive.jpeg", "Landscape_1.jpg", "basn6a08.png"])
+  func aCutFileIsRejectedByTheThumbnailDecodeAsByTheFullOne(_ name: String) async throws {
+    let bytes = try TestFiles.bytes(name)
+    let cut = bytes.prefix(bytes.count * 7 / 10)
+    let full = try #require(throws: DecodeError.self) { try ImageDecoder.decode(cut) }
+    let fetcher = try ImageFetcher(
+      cache: cache, downloader: MemoryLoader([url: Data(cut)]), decodeOptions: DecodeOptions())
+    let error = await #expect(throws: ImageFetchError.self) {
+      try await fetcher.thumbnail(at: url, options: ThumbnailOptions(size: .longestSide(32)))
+    }
+    guard case .invalidImage(_, let decodeError)? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(decodeError.kind == full.kind)
+    #expect(try cacheFiles().isEmpty)
   }
 }

@@ -12,7 +12,7 @@ import Testing
   @Test(arguments: [
     "../../etc/passwd", "a/b.jpg", "..", ".", ".hidden.jpg", "x\u{0}y.jpg", "tab\tname.png",
     "line\nbreak.jpg", String(repeating: "a", count: 129), "photo.jpg.part", "x.thumb-128.jpg",
-    "x.tmp-1", "-dash.jpg", "ünïcödé.jpg", "Photo.JPG", "",
+    "-dash.jpg", "ünïcödé.jpg", "Photo.JPG", "",
   ])
   func hashesEveryOtherName(name: String) {
     let key = CacheKey(parseFileName: name).fileName
@@ -22,11 +22,25 @@ import Testing
     #expect(key.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 })
   }
 
-  @Test(arguments: ["X.TMP", "y.Part", "z.tmp"])
-  func neverEndsLikeATransientFile(name: String) {
-    let key = CacheKey(parseFileName: name).fileName
-    #expect(!key.contains(".tmp") && !key.hasSuffix(".part"), "\(key)")
-    #expect(DiskCache.isEntry(key))
+  @Test(arguments: [
+    "X.TMP", "y.Part", "z.tmp", "photo.jpg.part", "x.thumb-128.jpg", "a.jpg.thumb-64x32-cover.png",
+    ".a.jpg.tmp-12-ab", "CACHEDIR.TAG", "pic.tmpl", "x.tmp-1",
+  ])
+  func everyKeyIsAnEntryToTheClassifier(name: String) {
+    #expect(CacheFile(fileName: CacheKey(parseFileName: name).fileName) == .entry)
+    let url = CacheKey(url: "https://cdn.example/files/\(name)").fileName
+    #expect(CacheFile(fileName: url) == .entry, "\(url)")
+  }
+
+  @Test func aURLEndingInTmplKeepsItsExtensionAndIsAnEntry() {
+    let key = CacheKey(url: "https://cdn.example/pic.tmpl").fileName
+    #expect(key.hasPrefix("pic+") && key.hasSuffix(".tmpl"))
+    #expect(CacheFile(fileName: key) == .entry)
+  }
+
+  @Test(arguments: ["pic.tmpl", "x.tmp-1", "z.tmp"])
+  func rawNamesThatOnlyResembleTemporariesAreUsedAsTheyAre(name: String) {
+    #expect(CacheKey(parseFileName: name).fileName == name)
   }
 
   @Test func keepsCaseDifferentNamesApartEvenOnCaseInsensitiveDisks() {

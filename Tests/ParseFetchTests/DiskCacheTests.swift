@@ -1,5 +1,6 @@
 import Foundation
 import ParseFixtureSupport
+import Synchronization
 import Testing
 
 @testable import ParseFetch
@@ -83,20 +84,21 @@ import Testing
     let busy = CacheKey(parseFileName: "busy.png")
     try Data(count: 5).write(to: cache.partURL(for: busy))
     try Data(count: 5).write(to: cache.partURL(for: CacheKey(parseFileName: "idle.png")))
+    try Data(count: 3).write(to: directory.appendingPathComponent("a.png.thumb-64.png"))
     let lock = try await cache.lock(busy)
-    try cache.removeAll()
+    #expect(try cache.removeAll() == 3)
     lock.unlock()
     let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
       !$0.hasPrefix(".")
     }
-    #expect(left == ["busy.png.part"])
+    #expect(Set(left) == ["busy.png.part", "CACHEDIR.TAG"])
   }
 
   @Test func cleansStalePartAndTemporaryFiles() throws {
     let cache = try DiskCache(directory: directory)
     let fresh = cache.partURL(for: CacheKey(parseFileName: "fresh.png"))
     let stale = cache.partURL(for: CacheKey(parseFileName: "stale.png"))
-    let temp = directory.appendingPathComponent("x.thumb-64.png.tmp-123")
+    let temp = directory.appendingPathComponent(".x.png.thumb-64.png.tmp-123-abc")
     for url in [fresh, stale, temp] { try Data(count: 1).write(to: url) }
     try age(stale, seconds: 7200)
     try age(temp, seconds: 7200)
@@ -104,7 +106,7 @@ import Testing
     try age(entry, seconds: 7200)
     #expect(cache.removeStaleFiles(olderThan: 3600) == 2)
     let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
-    #expect(left == [".locks", "fresh.png.part", "keep.png"])
+    #expect(left == [".locks", "CACHEDIR.TAG", "fresh.png.part", "keep.png"])
   }
 
   @Test func reportsADirectoryItCannotCreate() throws {
@@ -112,6 +114,80 @@ import Testing
     try Data().write(to: file)
     #expect(throws: CacheError.self) {
       try DiskCache(directory: file.appendingPathComponent("sub"))
+    }
+  }
+
+  @Test func tagsTheDirectoryItCreates() throws {
+    let made = directory.appendingPathComponent("new/cache")
+    _ = try DiskCache(directory: made)
+    let tag = try String(contentsOf: made.appendingPathComponent("CACHEDIR.TAG"), encoding: .utf8)
+    #expect(tag.hasPrefix("Signature: 8a477f597d28d172789f06886806bc55\n#"))
+    #expect(DiskCache.isTagged(made.path))
+  }
+
+  @Test func refusesAnUntaggedDirectoryOfOtherFilesAndTouchesNothing() throws {
+    for name in ["Notes.txt", "holiday.jpg"] {
+      try Data(count: 4).write(to: directory.appendingPathComponent(name))
+    }
+    do {
+      _ = try DiskCache(directory: directory)
+      Issue.record("used a directory imgfetch did not make")
+    } catch {
+      guard case .notACache(let path) = error else { throw error }
+      #expect(path == directory.path)
+      #expect(
+        error.description
+          == "\(directory.path) is not an imgfetch cache (no CACHEDIR.TAG, and it holds other files); choose another cache directory"
+      )
+    }
+    #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["Notes.txt", "holiday.jpg"])
+  }
+
+  @Test func adoptsACacheMadeByAnEarlierVersion() throws {
+    // What the previous imgfetch left: `.locks`, entries, a `.part`, no tag.
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent(".locks"), withIntermediateDirectories: true)
+    try Data(count: 4).write(to: directory.appendingPathComponent("a.jpg"))
+    try Data(count: 4).write(to: directory.appendingPathComponent("b.png.part"))
+    let cache = try DiskCache(directory: directory)
+    #expect(DiskCache.isTagged(directory.path))
+    #expect(cache.totalSize() == 4)
+  }
+
+  @Test func aMissingDirectoryIsNotCreatedWhenOnlyLookedAt() throws {
+    let missing = directory.appendingPathComponent("nothing-here")
+    #expect {
+      try DiskCache(directory: missing, creating: false)
+    } throws: { error in
+      guard case CacheError.missing(let path) = error else { return false }
+      return path == missing.path
+    }
+    #expect(!FileManager.default.fileExists(atPath: missing.path))
+  }
+
+  @Test func anEntryWhoseNameContainsTmpIsCountedAndKept() throws {
+    // Issue 11.5: `pic.tmpl` from a URL is cached as `pic+<hash>.tmpl`; gc deleted it and stats
+    // showed 0 B.
+    let cache = try DiskCache(directory: directory)
+    let key = CacheKey(url: "https://cdn.example/pic.tmpl")
+    try Data(count: 1234).write(to: cache.partURL(for: key))
+    let entry = try cache.store(cache.partURL(for: key), as: key)
+    try age(entry, seconds: 7200)
+    #expect(cache.removeStaleFiles(olderThan: 0) == 0)
+    #expect(FileManager.default.fileExists(atPath: entry.path))
+    #expect(cache.totalSize() == 1234)
+  }
+
+  @Test func processesCreatingOneNewCacheAtOnceAllSucceed() throws {
+    // Parallel shards into a fresh --cache-dir: each sees the others' half-made directory.
+    for round in 0..<20 {
+      let fresh = directory.appendingPathComponent("fresh-\(round)")
+      let failures = Mutex(0)
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        do { _ = try DiskCache(directory: fresh) } catch { failures.withLock { $0 += 1 } }
+      }
+      #expect(failures.withLock { $0 } == 0, "round \(round)")
+      #expect(DiskCache.isTagged(fresh.path))
     }
   }
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import ParseFetch
 
 /// Downloads from the fixture Parse server, with faults; the bytes on disk must equal the original.
-@Suite struct DownloaderTests {
+@Suite(.timeLimit(.minutes(10))) struct DownloaderTests {
   let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
   let original: Data
   let fixture: ParseFixture

@@ -7,7 +7,7 @@ import Testing
 
 /// The cache in front of the downloader: validation before storing, hits without requests,
 /// one transfer per file, and cancellation per caller.
-@Suite struct FileFetcherTests {
+@Suite(.timeLimit(.minutes(10))) struct FileFetcherTests {
   let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
   let original: Data
   let fixture: ParseFixture
@@ -120,10 +120,16 @@ import Testing
     while log.all.count < 6 { try await Task.sleep(for: .milliseconds(10)) }
     for task in tasks { task.cancel() }
     for task in tasks { await #expect(throws: CancellationError.self) { try await task.value } }
-    try await Task.sleep(for: .milliseconds(300))
+    // The transfer holds the entry's lock until it has stopped: wait for that event, not a clock.
+    let deadline = ContinuousClock.now + .seconds(30)
+    var released: FileLock? = nil
+    while released == nil, ContinuousClock.now < deadline {
+      released = try FileLock.tryAcquire(cache.lockPath(forFileName: key.fileName))
+      if released == nil { try await Task.sleep(for: .milliseconds(10)) }
+    }
+    try #require(released != nil, "the cancelled transfer let go of its entry")
+    released?.unlock()
     let received = log.all.count
-    try await Task.sleep(for: .milliseconds(300))
-    #expect(log.all.count == received, "no bytes arrive after cancellation")
     #expect(cache.cachedFile(for: key) == nil)
     #expect(try cacheContents() == [key.fileName + ".part"])
 
@@ -131,6 +137,8 @@ import Testing
     let file = try await fetcher.fetch(fixture.fileURL(name), key: key)
     #expect(try Data(contentsOf: file.url) == original)
     #expect(try await fixture.lastHeaders(route)["range"]?.hasPrefix("bytes=") == true)
+    // The whole resumed download went by without one report to the cancelled callers.
+    #expect(log.all.count == received, "no bytes arrive after cancellation")
   }
 
   @Test func fetchersSharingADirectoryDownloadOnce() async throws {
@@ -217,9 +225,10 @@ import Testing
     }
   }
 
+  /// The cache's entries and `.part` files (not its lock directory or its CACHEDIR.TAG).
   func cacheContents() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter {
-      !$0.hasPrefix(".")
+      !$0.hasPrefix(".") && CacheFile(fileName: $0) != .tag
     }
   }
 }

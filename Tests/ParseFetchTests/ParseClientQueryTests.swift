@@ -4,7 +4,7 @@ import Testing
 
 @testable import ParseFetch
 
-@Suite struct ParseClientQueryTests {
+@Suite(.timeLimit(.minutes(10))) struct ParseClientQueryTests {
   /// 23 objects with files, two without the column, one whose column is a string.
   static var objects: [[String: Any]] {
     (0..<23).map {

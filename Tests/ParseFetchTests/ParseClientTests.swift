@@ -4,7 +4,7 @@ import Testing
 
 @testable import ParseFetch
 
-@Suite struct ParseClientTests {
+@Suite(.timeLimit(.minutes(10))) struct ParseClientTests {
   let name = "d41d8cd98f00b204e9800998ecf8427e_photo.jpg"
   let photo = ParseObjectReference(className: "Photo", objectID: "Ed1nuqPvcm")
 
@@ -196,7 +196,7 @@ import Testing
   }
 }
 
-@Suite struct SecretsTests {
+@Suite(.timeLimit(.minutes(10))) struct SecretsTests {
   /// Every failure a client can meet, with every credential set: no message may show one.
   @Test func neverAppearInErrorMessages() async throws {
     let fixture = try await ParseFixture(

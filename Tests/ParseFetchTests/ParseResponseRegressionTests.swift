@@ -7,7 +7,7 @@ import Testing
 /// Inputs the FuzzParseJSON target found (`Fixtures/regressions/FuzzParseJSON`), and the numbers
 /// beyond `Int` that they showed could trap: every answer must become a `ParseFile` or a
 /// one-line `ParseError`.
-@Suite struct ParseResponseRegressionTests {
+@Suite(.timeLimit(.minutes(10))) struct ParseResponseRegressionTests {
   let photo = ParseObjectReference(className: "Photo", objectID: "Ed1nuqPvcm")
 
   /// Reads a FuzzParseJSON input as the target does: status selector, Retry-After length and

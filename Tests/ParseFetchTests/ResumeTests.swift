@@ -6,7 +6,7 @@ import Testing
 
 /// Resuming from an existing `.part` file: used only when the answer continues it exactly,
 /// otherwise a clean restart; either way the bytes on disk must equal the original.
-@Suite struct ResumeTests {
+@Suite(.timeLimit(.minutes(10))) struct ResumeTests {
   let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
   let original: Data
   let directory: URL

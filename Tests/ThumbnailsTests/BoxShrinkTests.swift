@@ -6,7 +6,7 @@ import Testing
 @testable import Thumbnails
 
 /// The integer box shrink at the largest factors a plan can pick: sums must never wrap.
-@Suite struct BoxShrinkTests {
+@Suite(.timeLimit(.minutes(10))) struct BoxShrinkTests {
   /// A `width` x `height` RGBA image of one colour, filled row by row (fast even in a debug build).
   static func solid(width: Int, height: Int, rgba: [UInt8]) throws -> Image {
     var image = try Image(allocatingWidth: width, height: height, pixelFormat: .rgba8)
@@ -66,7 +66,7 @@ import Testing
       (.grayAlpha8, [255, 255], [255, 255]),
       (.gray8, [255], [255]),
     ] {
-      var shrinker = try BoxShrinker(
+      let shrinker = try BoxShrinker(
         width: factorX, pixelFormat: format, factorX: factorX, factorY: factorY, premultiplying: true)
       let row = [UInt8]((0..<factorX).flatMap { _ in pixel })
       var out = [UInt8](repeating: 0, count: format.channelCount)
@@ -83,7 +83,7 @@ import Testing
   /// Blocks taller than 66,052 rows (possible with raised limits) carry their column sums into 64
   /// bits before they could wrap; the partial last block averages only what it covers.
   @Test func veryTallBlocksCarryTheirSums() throws {
-    var shrinker = try BoxShrinker(width: 3, pixelFormat: .rgba8, factorX: 2, factorY: 150_000, premultiplying: true)
+    let shrinker = try BoxShrinker(width: 3, pixelFormat: .rgba8, factorX: 2, factorY: 150_000, premultiplying: true)
     let row: [UInt8] = [255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 255, 255]
     var completed = 0
     row.withUnsafeBufferPointer { row in
@@ -98,7 +98,7 @@ import Testing
 }
 
 /// The resampler's buffers: running out of memory is an error for that image, never an abort.
-@Suite struct ResamplerMemoryTests {
+@Suite(.timeLimit(.minutes(10))) struct ResamplerMemoryTests {
   static let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
 
   /// Whether `imgfetch` was built with AddressSanitizer, which cannot start under an address-space

@@ -37,7 +37,8 @@ import Thumbnails
     #expect(name("photo.jpg", .box(width: 320, height: 200), .inside, .jpeg) == "photo.jpg.thumb-320x200.jpg")
     #expect(
       name("/a/photo.jpg", .box(width: 320, height: 200), .cover, .jpeg) == "/a/photo.jpg.thumb-320x200-cover.jpg")
-    #expect(name("/a/photo.jpg", .longestSide(64), .cover, .png) == "/a/photo.jpg.thumb-64.png")  // fit only names boxes
+    // The fit only names boxes.
+    #expect(name("/a/photo.jpg", .longestSide(64), .cover, .png) == "/a/photo.jpg.thumb-64.png")
     #expect(name("logo.png", .longestSide(64), .inside, .png) == "logo.png.thumb-64.png")
     #expect(name("archive.tar.gz", .longestSide(8), .inside, .jpeg) == "archive.tar.gz.thumb-8.jpg")
     #expect(name("/x/.hidden", .longestSide(8), .inside, .jpeg) == "/x/.hidden.thumb-8.jpg")
@@ -219,6 +220,36 @@ import Thumbnails
           && (error as! ThumbnailError).description.hasPrefix("\(source): ")
       }
       #expect(TestImages.files(in: directory) == [fixture])
+    }
+  }
+
+  /// The stamp is the encoder's comment now; PNG thumbnails written before that carry it in a
+  /// `tEXt` chunk with the keyword `imgfetch-thumbnail`, and are still recognised.
+  @Test func theStampIsTheEncodersCommentAndOldStampsAreStillRead() throws {
+    try TestImages.withTemporaryDirectory { directory in
+      let source = try copy("basn6a08.png", to: directory)
+      let made = try Thumbnailer(options: ThumbnailOptions(size: .longestSide(16))).makeThumbnail(forFileAt: source)
+      let metadata = try ImageMetadata.read(contentsOf: made.path)
+      let stamp = try #require(ThumbnailStamp.read(fromFileAt: made.path))
+      #expect(metadata.comments == [stamp.text])
+      #expect((stamp.width, stamp.height) == (16, 16) && stamp.key.contains(" source=basn6a08.png "))
+      var legacy = PNGBuilder()
+      legacy.header(width: 1, height: 1)
+      legacy.chunk("tEXt", Array("imgfetch-thumbnail".utf8) + [0] + Array(stamp.text.utf8))
+      legacy.pixels([[7]])
+      let old = directory + "/old.png"
+      try Data(legacy.bytes).write(to: URL(fileURLWithPath: old))
+      #expect(ThumbnailStamp.read(fromFileAt: old) == stamp)
+      // Another keyword, or a comment that is not a stamp, is not a stamp.
+      var other = PNGBuilder()
+      other.header(width: 1, height: 1)
+      other.chunk("tEXt", Array("Title".utf8) + [0] + Array(stamp.text.utf8))
+      other.pixels([[7]])
+      try Data(other.bytes).write(to: URL(fileURLWithPath: old))
+      #expect(ThumbnailStamp.read(fromFileAt: old) == nil)
+      let plain = directory + "/plain.jpg"
+      try ImageEncoder.write(TestImages.pattern(width: 8, height: 8), as: .jpeg(), to: plain)
+      #expect(ThumbnailStamp.read(fromFileAt: plain) == nil)
     }
   }
 

@@ -2,6 +2,10 @@
 // 256-px thumbnail (benchmarks/README.md).
 import BenchBaseline
 import Foundation
+import ImageCodecs
+
+// As imgfetch does (the library's default is off): decodes one after another reuse large buffers.
+PixelBufferPool.shared.maximumBytes = 256 << 20
 
 func runBenchmark(_ options: Options) throws -> RunResult {
   let start = Meter.seconds(CLOCK_MONOTONIC)

@@ -133,6 +133,36 @@ int32_t imc_decoder_validate(imc_decoder *decoder, imc_status *status);
 /* Releases the decoder and closes its file. NULL is allowed. */
 void imc_decoder_close(imc_decoder *decoder);
 
+/* Push decoding: bytes are appended as they arrive and rows come out as they are decoded, with the
+ * pull decoder's verdict on the same bytes. Memory: the bytes not yet consumed, a queue of rows
+ * (a bounded capacity, which finishing may exceed), and the library's own state (a progressive
+ * JPEG's coefficients; an interlaced PNG's whole image, handed out when its last pass is done). */
+typedef struct imc_stream imc_stream;
+
+enum {
+  IMC_STREAM_STARTING = 0,     /* waiting for the header */
+  IMC_STREAM_HEADER_READY = 1, /* JPEG: the header is known; call imc_stream_start with the scale */
+  IMC_STREAM_DECODING = 2,     /* the header and output are known (imc_stream_info); rows come */
+  IMC_STREAM_DONE = 3,         /* the whole image was decoded and its end seen */
+  IMC_STREAM_FAILED = 4,
+};
+
+imc_stream *imc_stream_create(const imc_request *request);
+/* Appends bytes and decodes what they allow. Returns IMC_OK or the error (which sticks). */
+int32_t imc_stream_append(imc_stream *stream, const uint8_t *data, size_t length, imc_status *status);
+/* JPEG in IMC_STREAM_HEADER_READY: decode at scale_eighths/8 (checked against the limits), then go on. */
+int32_t imc_stream_start(imc_stream *stream, int32_t scale_eighths, imc_status *status);
+int32_t imc_stream_state(const imc_stream *stream);
+/* The header and output facts (complete from IMC_STREAM_HEADER_READY on; the output from DECODING). */
+void imc_stream_info(const imc_stream *stream, imc_info *info);
+size_t imc_stream_rows_available(const imc_stream *stream);
+/* Copies up to max_rows queued rows (decoding more as the queue empties) to out, `stride` apart. */
+int32_t imc_stream_read_rows(imc_stream *stream, uint8_t *out, size_t stride, size_t max_rows, size_t *copied,
+                             imc_status *status);
+/* No more bytes: decodes the rest (the queue may grow) and checks the end, as the pull decoder does. */
+int32_t imc_stream_finish(imc_stream *stream, imc_status *status);
+void imc_stream_destroy(imc_stream *stream);
+
 /* Bytes per pixel of a layout, 0 for an unknown one. */
 size_t imc_layout_bytes_per_pixel(int32_t layout);
 
@@ -154,18 +184,19 @@ typedef struct {
   int32_t optimize;    /* nonzero: optimized Huffman tables */
 } imc_jpeg_options;
 
-/* Encodes gray8, rgb8 or rgba8/grayAlpha8 (alpha ignored) pixels as JPEG. */
+/* Encodes gray8, rgb8 or rgba8/grayAlpha8 (alpha ignored) pixels as JPEG. A non-NULL `comment`
+ * (NUL-terminated, at most 65533 bytes) is stored as a COM segment right after the JFIF header. */
 int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
-                        int32_t layout, const imc_jpeg_options *options, imc_buffer *out,
-                        imc_status *status);
+                        int32_t layout, const imc_jpeg_options *options, const char *comment,
+                        imc_buffer *out, imc_status *status);
 
-/* Encodes pixels of any IMC_LAYOUT_* as PNG with zlib `level` (0...9). */
+/* Encodes pixels of any IMC_LAYOUT_* as PNG with zlib `level` (0...9). A non-NULL `comment`
+ * (NUL-terminated, under 1 MB) is stored before the image data as an uncompressed text chunk with
+ * keyword "Comment": tEXt when it is ASCII, iTXt (UTF-8) otherwise. */
 int32_t imc_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
-                       int32_t layout, int32_t level, imc_buffer *out, imc_status *status);
+                       int32_t layout, int32_t level, const char *comment, imc_buffer *out,
+                       imc_status *status);
 
 void imc_buffer_free(imc_buffer *buffer);
-
-/* Caps glibc's malloc arenas for the whole process (mallopt M_ARENA_MAX); 0 on success. */
-int32_t imc_limit_malloc_arenas(int32_t count);
 
 #endif

@@ -11,6 +11,11 @@ public enum CacheError: Error, Sendable, CustomStringConvertible {
   case store(path: String, reason: String)
   /// A file in the cache could not be removed.
   case remove(path: String, reason: String)
+  /// The directory holds other files and no `CACHEDIR.TAG`: imgfetch did not make it, and will
+  /// neither store into it nor remove anything from it.
+  case notACache(path: String)
+  /// The cache directory does not exist (and was not to be created).
+  case missing(path: String)
 
   /// One sentence that says what failed and what to do.
   public var description: String {
@@ -23,6 +28,10 @@ public enum CacheError: Error, Sendable, CustomStringConvertible {
       "cannot store \(path) in the cache (\(reason)); check free space and permissions"
     case .remove(let path, let reason):
       "cannot remove \(path) from the cache (\(reason)); check its permissions"
+    case .notACache(let path):
+      "\(path) is not an imgfetch cache (no CACHEDIR.TAG, and it holds other files); choose another cache directory"
+    case .missing(let path):
+      "no cache at \(path)"
     }
   }
 }

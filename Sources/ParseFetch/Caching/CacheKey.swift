@@ -2,7 +2,7 @@
 ///
 /// A Parse file name is used as it is when it follows Parse's rule
 /// (`^[_a-zA-Z0-9][a-zA-Z0-9@. ~_-]*$`, at most 128 characters), has no upper-case letter and
-/// does not look like one of the cache's own files (`.part`, `.tmp`, `.thumb-`). Any other
+/// ``CacheFile`` classifies it as an entry (not a `.part`, thumbnail or temporary name). Any other
 /// name is never used raw: it becomes `<slug>+<hash>[.<ext>]`, where the slug is a lower-case,
 /// harmless rest of the name and the hash is 128 bits of SHA-256 over the exact UTF-8 bytes.
 /// Raw names cannot contain `+`, so the two forms never meet; names that differ only in case
@@ -32,7 +32,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     guard (1...128).contains(bytes.count), let first = bytes.first, leading.contains(first),
       bytes.allSatisfy(following.contains)
     else { return false }
-    return !name.hasSuffix(".part") && !name.contains(".tmp") && !name.contains(".thumb-")
+    return CacheFile(fileName: name) == .entry
   }
 
   /// Parse's rule, without upper case: first byte, then the others.
@@ -63,6 +63,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
       }
       if slug.count >= 48 { break }
     }
-    return (slug.isEmpty ? "file" : slug) + "+" + digest + ext
+    let base = (slug.isEmpty ? "file" : slug) + "+" + digest
+    // The classifier has the last word: an entry's name never reads as another kind of file.
+    return CacheFile(fileName: base + ext) == .entry ? base + ext : base
   }
 }

@@ -2,10 +2,13 @@ import Foundation
 import SystemFiles
 
 /// Removing entries: one, all, stale `.part` files, and the oldest beyond the byte limit.
+/// Every one of them looks only at files ``CacheFile`` recognises; anything else in the directory
+/// is never counted and never removed.
 extension DiskCache {
   /// One file in the cache directory.
   struct Item {
     var url: URL
+    var kind: CacheFile
     var size: Int64
     var modified: Date
     /// When the entry was last used: its access time, which hits set (never before its modification).
@@ -19,11 +22,17 @@ extension DiskCache {
     try remove(url(for: key))
   }
 
-  /// Removes every entry and every `.part` file not being written right now
-  /// (what `PFFile.clearAllCachedData` did).
+  /// Removes every entry, thumbnail and temporary file, and every `.part` file not being written
+  /// right now (what `PFFile.clearAllCachedData` did). Files the cache did not make stay.
+  /// - Returns: How many files were removed.
   /// - Throws: ``CacheError/remove(path:reason:)`` for the first file that cannot be removed.
-  public func removeAll() throws(CacheError) {
-    for item in items(including: { _ in true }) { try removeUnlessLocked(item.url) }
+  @discardableResult
+  public func removeAll() throws(CacheError) -> Int {
+    var removed = 0
+    for item in items(including: { $0 != .foreign && $0 != .tag }) where try removeUnlessLocked(item) {
+      removed += 1
+    }
+    return removed
   }
 
   /// Removes `.part` and temporary files older than `age`, unless a download holds them.
@@ -34,22 +43,55 @@ extension DiskCache {
   @discardableResult
   public func removeStaleFiles(olderThan age: TimeInterval) -> Int {
     let limit = Date(timeIntervalSinceNow: -age)
-    let stale = items(includingHidden: true) { $0.hasSuffix(".part") || $0.contains(".tmp") }.filter {
-      $0.modified < limit
+    let stale = items { $0.isTransient }.filter { $0.modified < limit }
+    return stale.filter { (try? removeUnlessLocked($0)) == true }.count
+  }
+
+  /// What the cache holds, by kind of file; files it did not make are not counted.
+  public struct Statistics: Sendable, Equatable {
+    /// Validated entries.
+    public var entries = 0
+    /// Thumbnails made from entries.
+    public var thumbnails = 0
+    /// Downloads not yet validated (`.part`).
+    public var partialDownloads = 0
+    /// Temporary files of atomic writes.
+    public var temporaryFiles = 0
+    /// The bytes taken by entries.
+    public var entryBytes: Int64 = 0
+    /// The bytes taken by every file counted above.
+    public var totalBytes: Int64 = 0
+  }
+
+  /// Counts the cache's files by kind (``CacheFile``).
+  /// - Returns: The counts and sizes.
+  public func statistics() -> Statistics {
+    var statistics = Statistics()
+    for item in items(including: { $0 != .foreign && $0 != .tag }) {
+      switch item.kind {
+      case .entry:
+        statistics.entries += 1
+        statistics.entryBytes += item.size
+      case .thumbnail: statistics.thumbnails += 1
+      case .partial: statistics.partialDownloads += 1
+      case .temporary: statistics.temporaryFiles += 1
+      case .lock, .tag, .foreign: break
+      }
+      statistics.totalBytes += item.size
     }
-    return stale.filter { (try? removeUnlessLocked($0.url)) == true }.count
+    return statistics
   }
 
   /// The bytes taken by entries (not `.part` or temporary files).
   /// - Returns: The sum of the entries' sizes.
   public func totalSize() -> Int64 {
-    items(including: Self.isEntry).reduce(0) { $0 + $1.size }
+    items { $0 == .entry }.reduce(0) { $0 + $1.size }
   }
 
   /// Evicts least-recently-used entries until they fit the byte limit; `key` is kept.
   func evictIfNeeded(keeping key: CacheKey) {
     guard let byteLimit else { return }
-    var entries = items(including: Self.isEntry).sorted { $0.used < $1.used }
+    var entries = items { $0 == .entry }.sorted { $0.used < $1.used }
     var total = entries.reduce(0) { $0 + $1.size }
     while total > byteLimit, !entries.isEmpty {
       let oldest = entries.removeFirst()
@@ -58,19 +100,17 @@ extension DiskCache {
     }
   }
 
-  static func isEntry(_ name: String) -> Bool { !name.hasSuffix(".part") && !name.contains(".tmp") }
-
-  /// Regular files of the directory (hidden ones excluded unless `includingHidden`) whose names
-  /// pass `filter`.
-  func items(includingHidden: Bool = false, including filter: (String) -> Bool) -> [Item] {
+  /// Regular files of the directory whose kind passes `filter`.
+  func items(including filter: (CacheFile) -> Bool) -> [Item] {
     let names = (try? Directory.names(in: directory.path)) ?? []
     return names.compactMap { name in
-      guard includingHidden || !name.hasPrefix("."), filter(name) else { return nil }
+      let kind = CacheFile(fileName: name)
+      guard filter(kind) else { return nil }
       let url = directory.appendingPathComponent(name)
       guard let status = try? FileStatus.withoutFollowingLinks(url.path), status.kind == .regular else { return nil }
       let modified = Date(timeIntervalSince1970: status.modified.secondsSinceEpoch)
       let accessed = Date(timeIntervalSince1970: status.accessed.secondsSinceEpoch)
-      return Item(url: url, size: Int64(status.size), modified: modified, used: max(modified, accessed))
+      return Item(url: url, kind: kind, size: Int64(status.size), modified: modified, used: max(modified, accessed))
     }
   }
 
@@ -83,16 +123,14 @@ extension DiskCache {
   /// Removes a file unless it is a `.part` file whose download holds the entry's lock.
   /// - Returns: Whether it was removed.
   @discardableResult
-  private func removeUnlessLocked(_ file: URL) throws(CacheError) -> Bool {
-    let name = file.lastPathComponent
-    guard name.hasSuffix(".part") else {
-      try remove(file)
+  private func removeUnlessLocked(_ item: Item) throws(CacheError) -> Bool {
+    guard case .partial(let entry) = item.kind else {
+      try remove(item.url)
       return true
     }
-    guard let lock = try FileLock.tryAcquire(lockPath(forFileName: String(name.dropLast(5))))
-    else { return false }
+    guard let lock = try FileLock.tryAcquire(lockPath(forFileName: entry)) else { return false }
     defer { lock.unlock() }
-    try remove(file)
+    try remove(item.url)
     return true
   }
 }

@@ -22,20 +22,66 @@ public final class DiskCache: Sendable {
   public let byteLimit: Int64?
 
   /// Opens (and creates) a cache directory.
+  ///
+  /// A directory imgfetch creates gets a `CACHEDIR.TAG` (the Cache Directory Tagging
+  /// Specification's, so backup tools skip it), and only tagged directories are used. An existing
+  /// directory without the tag is adopted (tagged) only when it is empty or is a cache made by an
+  /// earlier imgfetch (it has the `.locks` directory and nothing but the cache's own files);
+  /// any other directory is refused, so a mistyped `--cache-dir ~/Pictures` can never be cleared,
+  /// collected or evicted.
   /// - Parameters:
   ///   - directory: Where to keep entries; ``defaultDirectory(environment:)`` when nil.
   ///   - byteLimit: The budget for entries, or nil for no limit.
-  /// - Throws: ``CacheError/directory(path:reason:)`` when it cannot be created.
-  public init(directory: URL? = nil, byteLimit: Int64? = nil) throws(CacheError) {
+  ///   - creating: Whether to create a missing directory (the default); when false a missing
+  ///     directory throws ``CacheError/missing(path:)`` and nothing is created.
+  /// - Throws: ``CacheError/directory(path:reason:)`` when it cannot be created or tagged,
+  ///   ``CacheError/notACache(path:)`` for a directory of other files, ``CacheError/missing(path:)``.
+  public init(directory: URL? = nil, byteLimit: Int64? = nil, creating: Bool = true) throws(CacheError) {
     let directory = directory ?? Self.defaultDirectory()
     self.directory = directory
     self.byteLimit = byteLimit
+    let path = directory.path
+    if !creating && FileStatus.of(path) == nil { throw .missing(path: path) }
     do {
-      try FileManager.default.createDirectory(
-        at: directory.appendingPathComponent(".locks"), withIntermediateDirectories: true)
+      try Directory.create(path)
+      if !Self.isTagged(path) {
+        guard Self.isAdoptable(path) else { throw CacheError.notACache(path: path) }
+        try AtomicPublish.write(Array(Self.tagContents.utf8), to: "\(path)/\(CacheFile.tagName)")
+      }
+      try Directory.create("\(path)/.locks")
+    } catch let error as CacheError {
+      throw error
+    } catch let error as SystemError {
+      throw .directory(path: path, reason: error.message)
     } catch {
-      throw .directory(path: directory.path, reason: error.localizedDescription)
+      throw .directory(path: path, reason: "\(error)")
     }
+  }
+
+  /// The tag's signature line, which the specification requires as the file's first bytes.
+  public static let tagSignature = "Signature: 8a477f597d28d172789f06886806bc55"
+
+  /// The whole tag file: the signature and a comment saying whose cache it is.
+  static let tagContents =
+    "\(tagSignature)\n# This file is a cache directory tag created by imgfetch (its download cache).\n"
+    + "# For information about cache directory tags, see: https://bford.info/cachedir/\n"
+
+  /// Whether `path` holds a `CACHEDIR.TAG` that starts with the signature.
+  /// - Parameter path: The directory.
+  /// - Returns: True for a tagged directory.
+  public static func isTagged(_ path: String) -> Bool {
+    let tag = try? ReadableFile(path: "\(path)/\(CacheFile.tagName)").read(count: tagSignature.utf8.count, at: 0)
+    return tag == Array(tagSignature.utf8)
+  }
+
+  /// Empty, or an untagged cache of an earlier imgfetch: a `.locks` directory and only the cache's files.
+  /// A `.locks` directory and temporary files alone count as empty: another process creating the
+  /// same cache at this moment (parallel shards into a new directory) has made them.
+  static func isAdoptable(_ path: String) -> Bool {
+    guard let names = try? Directory.names(in: path) else { return false }
+    if names.allSatisfy({ $0 == ".locks" || CacheFile(fileName: $0) == .temporary }) { return true }
+    guard names.contains(".locks"), FileStatus.of("\(path)/.locks")?.kind == .directory else { return false }
+    return names.allSatisfy { $0 == ".locks" || CacheFile(fileName: $0) != .foreign }
   }
 
   /// `$XDG_CACHE_HOME/imgfetch`, else `~/.cache/imgfetch`.

@@ -2,7 +2,7 @@
 /// that N processes can each ask the server for their own part of a class.
 ///
 /// ```swift
-/// let slice = ObjectIDRange(shard: 2, of: 8)   // ids from "7q" up to, not including, "FX"
+/// let slice = ObjectIDRange(shard: 2, of: 8)   // ids from "7kV" up to, not including, "FV"
 /// for try await page in client.objectFiles(in: "Photo", column: "image", range: slice) { … }
 /// ```
 ///
@@ -11,7 +11,9 @@
 /// upper bound, so any id at all (custom ids too) falls in exactly one shard, balanced or not.
 /// The server must compare ids bytewise, as MongoDB does (and PostgreSQL with the `C` collation);
 /// the walk checks every id it receives against its slice and fails when the server orders
-/// otherwise.
+/// otherwise. Slices asked for in any server order still cover every id at least once (each id
+/// passes from "not below" to "below" the boundaries somewhere), and the check refuses every id
+/// outside its own bytewise slice, so N shards either read each object exactly once or one fails.
 public struct ObjectIDRange: Sendable, Hashable, CustomStringConvertible {
   /// The smallest id in the slice, or nil for no lower bound.
   public let lowerBound: String?

@@ -1,4 +1,5 @@
 import Foundation
+import ImgfetchVersion
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -33,6 +34,7 @@ public final class ParseClient: Sendable {
     self.configuration = configuration
     self.retryPolicy = retryPolicy
     let sessionConfiguration = URLSessionConfiguration.ephemeral
+    sessionConfiguration.httpAdditionalHeaders = ["User-Agent": ImgfetchVersion.userAgent]
     sessionConfiguration.timeoutIntervalForRequest = timeout
     sessionConfiguration.urlCache = nil
     sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData

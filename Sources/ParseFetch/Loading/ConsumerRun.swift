@@ -4,56 +4,69 @@ import Synchronization
 /// Runs one attempt's ``DownloadConsumer`` on a serial queue of its own, so its work (such as
 /// decoding) overlaps the transfer, never blocks the session's delegate queue or Swift's
 /// cooperative pool, and runs beside other transfers' consumers on other cores.
+///
+/// The consumer pulls the bytes from the `.part` file, which the delegate has already written
+/// them to: a slow consumer leaves them on disk (in the page cache), never in memory, so a
+/// transfer costs one read buffer however far the network runs ahead of the decoder.
 final class ConsumerRun: @unchecked Sendable {
-  // The consumer is touched only on `queue`, one block at a time.
+  struct State {
+    var error: (any Error)?
+    var abandoned = false
+    /// Bytes of the file written so far.
+    var written: Int64 = 0
+    /// Whether a drain is queued or running.
+    var draining = false
+  }
+
+  /// The most read from the file at a time.
+  static let readSize = 1 << 18
+
+  // The consumer, the handle and `consumed` are touched only on `queue`, one block at a time.
   private let consumer: any DownloadConsumer
+  private let file: URL
+  private var handle: FileHandle?
+  private var consumed: Int64 = 0
   private let queue = DispatchQueue(
     label: "ParseFetch.DownloadConsumer", target: .global(qos: .userInitiated))
-  private let state = Mutex<(error: (any Error)?, abandoned: Bool)>((nil, false))
-  /// Bytes handed over and not yet consumed.
-  let pending = Atomic<Int>(0)
+  private let state = Mutex(State())
+  private let onError: @Sendable (any Error) -> Void
 
-  init(_ consumer: any DownloadConsumer) { self.consumer = consumer }
+  /// Starts a run whose file already holds `start` bytes (a resume), which it consumes first.
+  init(
+    _ consumer: any DownloadConsumer, file: URL, start: Int64,
+    onError: @escaping @Sendable (any Error) -> Void
+  ) {
+    self.consumer = consumer
+    self.file = file
+    self.onError = onError
+    written(upTo: start)
+  }
+
+  deinit { try? handle?.close() }
 
   /// The consumer's error, once it threw.
   var error: (any Error)? { state.withLock { $0.error } }
 
-  /// Hands the first `count` bytes of `file` (a resumed `.part`) to the consumer, in chunks.
-  func feedPrefix(of file: URL, count: Int64, onError: @escaping @Sendable (any Error) -> Void) {
-    guard count > 0 else { return }
-    queue.async { [self] in
-      guard isLive else { return }
-      do {
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
-        var left = count
-        while left > 0 {
-          let chunk = try handle.read(upToCount: Int(min(left, 1 << 16))) ?? Data()
-          guard !chunk.isEmpty else { throw CocoaError(.fileReadCorruptFile) }
-          try chunk.withUnsafeBytes { try consumer.consume($0) }
-          left -= Int64(chunk.count)
-        }
-      } catch {
-        fail(error, onError)
-      }
+  /// The file now holds `size` bytes: the consumer will take the new ones.
+  func written(upTo size: Int64) {
+    let start = state.withLock { state -> Bool in
+      state.written = size
+      guard !state.draining, state.error == nil, !state.abandoned else { return false }
+      state.draining = true
+      return true
     }
+    if start { queue.async { [self] in drain() } }
   }
 
-  /// Hands the next chunk to the consumer.
-  func feed(_ data: Data, onError: @escaping @Sendable (any Error) -> Void) {
-    pending.add(data.count, ordering: .relaxed)
+  /// After the last byte: lets the consumer take what is left and finish with the complete
+  /// file; `done` gets its error.
+  func finish(done: @escaping @Sendable ((any Error)?) -> Void) {
     queue.async { [self] in
-      defer { pending.subtract(data.count, ordering: .relaxed) }
-      guard isLive else { return }
-      do { try data.withUnsafeBytes { try consumer.consume($0) } } catch { fail(error, onError) }
-    }
-  }
-
-  /// After every chunk: lets the consumer finish with the complete file; `done` gets its error.
-  func finish(file: URL, done: @escaping @Sendable ((any Error)?) -> Void) {
-    queue.async { [self] in
+      drain()
       if let error { return done(error) }
       do {
+        try? handle?.close()
+        handle = nil
         try consumer.finish(file: file)
         done(nil)
       } catch {
@@ -63,13 +76,36 @@ final class ConsumerRun: @unchecked Sendable {
     }
   }
 
-  /// Skips whatever is still queued: the attempt ended without a complete file.
+  /// Skips whatever is still to do: the attempt ended without a complete file.
   func abandon() { state.withLock { $0.abandoned = true } }
 
-  private var isLive: Bool { state.withLock { $0.error == nil && !$0.abandoned } }
-
-  private func fail(_ error: any Error, _ onError: @Sendable (any Error) -> Void) {
-    state.withLock { $0.error = error }
-    onError(error)
+  /// Consumes the bytes written and not yet consumed, a read buffer at a time.
+  private func drain() {
+    while true {
+      let target = state.withLock { state -> Int64? in
+        guard state.error == nil, !state.abandoned, consumed < state.written else {
+          state.draining = false
+          return nil
+        }
+        return state.written
+      }
+      guard let target else { return }
+      do {
+        if handle == nil { handle = try FileHandle(forReadingFrom: file) }
+        try handle!.seek(toOffset: UInt64(consumed))
+        let count = Int(min(target - consumed, Int64(Self.readSize)))
+        let chunk = try handle!.read(upToCount: count) ?? Data()
+        guard !chunk.isEmpty else { throw CocoaError(.fileReadCorruptFile) }
+        try chunk.withUnsafeBytes { try consumer.consume($0) }
+        consumed += Int64(chunk.count)
+      } catch {
+        state.withLock {
+          $0.error = error
+          $0.draining = false
+        }
+        onError(error)
+        return
+      }
+    }
   }
 }

@@ -92,9 +92,9 @@ final class DownloadAttempt: Sendable {
           state.writer = try PartFileWriter(parameters.partFile, keeping: start)
           state.expectedTotal = total
           if let make = parameters.consumer {
-            let run = ConsumerRun(make())
-            run.feedPrefix(of: parameters.partFile, count: start) { [weak self] in self?.reject($0) }
-            state.consumer = run
+            state.consumer = ConsumerRun(make(), file: parameters.partFile, start: start) {
+              [weak self] in self?.reject($0)
+            }
           }
         } catch {
           state.verdict = .failed(.file(path: parameters.partFile.path, reason: "\(error)"))
@@ -124,7 +124,7 @@ final class DownloadAttempt: Sendable {
       } else {
         do {
           try writer.append(data)
-          state.consumer?.feed(data) { [weak self] in self?.reject($0) }
+          state.consumer?.written(upTo: writer.size)
         } catch {
           state.verdict = .failed(.file(path: parameters.partFile.path, reason: "\(error)"))
         }
@@ -163,7 +163,7 @@ final class DownloadAttempt: Sendable {
       return
     }
     // The verdict follows the last chunk through the consumer's queue.
-    consumer.finish(file: parameters.partFile) { error in
+    consumer.finish { error in
       continuation?.resume(returning: error.map { .rejected($0) } ?? outcome)
     }
   }

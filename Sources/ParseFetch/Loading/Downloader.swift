@@ -1,4 +1,5 @@
 import Foundation
+import ImgfetchVersion
 import SystemFiles
 
 #if canImport(FoundationNetworking)
@@ -54,6 +55,7 @@ public final class Downloader: Sendable {
   public init(options: Options = Options()) {
     self.options = options
     let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpAdditionalHeaders = ["User-Agent": ImgfetchVersion.userAgent]
     configuration.timeoutIntervalForRequest = options.idleTimeout
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData

@@ -3,9 +3,10 @@ public import ImageCodecs
 /// The record a thumbnail file carries of how it was made, so that a later run can reuse it
 /// without decoding anything.
 ///
-/// It is one line of text, stored in the file itself (a JPEG `COM` segment right after the
-/// JFIF header, or a PNG `tEXt` chunk with keyword `imgfetch-thumbnail` right after `IHDR`), so
-/// the file and its record are written in the same atomic rename and can never disagree:
+/// It is one line of text, stored in the file itself as the encoder's comment (a JPEG `COM`
+/// segment right after the JFIF header, or a PNG `tEXt` chunk with keyword `Comment` right after
+/// `IHDR`; see ``ImageEncoder/encode(_:as:comment:)``), so the file and its record are written in
+/// the same atomic rename and can never disagree:
 ///
 ///     imgfetch-thumbnail/1 source=photo.jpg bytes=48213 mtime=1732880000.123456789 size=256
 ///     fit=inside upscale=0 rotate=1 filter=lanczos3 format=jpeg/85 out=256x171
@@ -16,8 +17,9 @@ public import ImageCodecs
 public struct ThumbnailStamp: Sendable, Equatable {
   /// The version tag that starts every stamp.
   public static let tag = "imgfetch-thumbnail/1"
-  /// The PNG `tEXt` keyword.
-  static let pngKeyword = "imgfetch-thumbnail"
+  /// The PNG `tEXt` keyword that versions before the encoder wrote comments used; such stamps are
+  /// still read.
+  static let legacyPNGKeyword = "imgfetch-thumbnail"
 
   /// The key: the source's identity and every option that changes the pixels or the format.
   public let key: String
@@ -39,6 +41,20 @@ public struct ThumbnailStamp: Sendable, Equatable {
 
   /// The stamp's text: the key, then `out=WxH`.
   public var text: String { "\(key) out=\(width)x\(height)" }
+
+  /// Reads the stamp of a thumbnail file without decoding anything: the file's comment, read by
+  /// ``ImageMetadata`` from its first bytes. The file must also end as a complete file does (JPEG
+  /// `EOI`, PNG `IEND`), so a file cut short (by a power failure after an unsynced write, say) is
+  /// not taken for a thumbnail. A FIFO or device at the path is not a thumbnail (and is not waited on).
+  /// - Parameter path: The thumbnail file.
+  /// - Returns: The stamp, or `nil` when the file is missing, unreadable, incomplete or carries none.
+  public static func read(fromFileAt path: String) -> ThumbnailStamp? {
+    guard let metadata = try? ImageMetadata.read(contentsOf: path, headBytes: 4096), metadata.isComplete
+    else { return nil }
+    let keywords = [ImageMetadata.commentKeyword, legacyPNGKeyword]
+    return metadata.texts.lazy.filter { keywords.contains($0.keyword) && $0.text.hasPrefix(tag + " ") }
+      .compactMap { ThumbnailStamp(text: $0.text) }.first
+  }
 
   /// Reads a stamp back from its text.
   /// - Parameter text: A stamp's text.

@@ -19,13 +19,12 @@ enum ThumbnailWriter {
     _ image: Image, as format: EncodedFormat, stamp: ThumbnailStamp?, to path: String,
     flushesToDisk: Bool
   ) throws(ThumbnailError) {
-    var bytes: [UInt8]
-    do { bytes = try ImageEncoder.encode(image, as: format) } catch {
+    let bytes: [UInt8]
+    do { bytes = try ImageEncoder.encode(image, as: format, comment: stamp?.text) } catch {
       var located = error
       located.path = path
       throw .encode(located)
     }
-    if let stamp { bytes = stamp.embedded(in: bytes, format: format.imageFormat) }
     do { try AtomicFile.write(bytes, to: path, flushesToDisk: flushesToDisk) } catch { throw .write(error) }
   }
 

@@ -14,14 +14,33 @@ enum ThumbnailRenderer {
   static func render(_ decoded: Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool)
     throws(DecodeError) -> Image
   {
-    var working: Image
     let (h, v) = (plan.horizontal, plan.vertical)
+    let boxed: Image
     if h.boxFactor > 1 || v.boxFactor > 1 {
       // Premultiplies on the way through, at full precision, in the one pass over the large image.
-      working = try BoxShrink.shrink(decoded, factorX: h.boxFactor, factorY: v.boxFactor, premultiplying: true)
+      boxed = try BoxShrink.shrink(decoded, factorX: h.boxFactor, factorY: v.boxFactor, premultiplying: true)
     } else {
-      working = try PremultipliedAlpha.premultiplied(decoded)
+      boxed = try PremultipliedAlpha.premultiplied(decoded)
     }
+    return try finish(boxed, plan: plan, filter: filter, flatten: flatten)
+  }
+
+  /// Finishes a thumbnail from its box-shrunk (or, without a box shrink, merely premultiplied)
+  /// pixels: the filter, unpremultiply or flatten, and orientation. ``ThumbnailStream`` builds that
+  /// image row by row as the decoder delivers rows; ``render(_:plan:filter:flatten:)`` from a whole
+  /// decode. Both give the same pixels.
+  /// - Parameters:
+  ///   - boxed: The premultiplied image after the plan's box shrink.
+  ///   - plan: The plan.
+  ///   - filter: The final filter.
+  ///   - flatten: Composite alpha over white and drop it (for JPEG output).
+  /// - Returns: The thumbnail, upright when the plan applies the orientation, orientation `.up`.
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when a buffer cannot be allocated.
+  static func finish(_ boxed: consuming Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool)
+    throws(DecodeError) -> Image
+  {
+    let (h, v) = (plan.horizontal, plan.vertical)
+    var working = boxed  // the only reference: unpremultiplying in place copies nothing
     working.orientation = .up
     let horizontal = weights(plan: h, inputCount: working.width, filter: filter)
     let vertical = weights(plan: v, inputCount: working.height, filter: filter)

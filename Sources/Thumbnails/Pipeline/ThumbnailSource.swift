@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ImageCodecs
+import SystemFiles
 
 /// Where a thumbnail's pixels come from: a file or bytes in memory.
 protocol ThumbnailSource {
@@ -7,11 +8,17 @@ protocol ThumbnailSource {
   var path: String? { get }
   /// Reads the header.
   func probe() throws(DecodeError) -> ImageHeader
-  /// Decodes the pixels.
+  /// Decodes the whole image in one call.
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image
+  /// Hands the encoded bytes to `body` in order, a chunk at a time (never the whole file at once
+  /// for a file).
+  func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> Void) throws(ThumbnailError)
   /// The whole encoded file, when it can be had (for decodes that rewrite the stream first).
   func contents() -> [UInt8]?
 }
+
+/// How many bytes a source hands out at a time.
+let thumbnailChunkBytes = 256 << 10
 
 /// An image file.
 struct FileSource: ThumbnailSource {
@@ -24,6 +31,26 @@ struct FileSource: ThumbnailSource {
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image {
     try ImageDecoder.decode(contentsOf: file, options: options)
   }
+  func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
+    let readable: ReadableFile
+    do { readable = try ReadableFile(path: file) } catch {
+      throw .decode(DecodeError(kind: .io, format: nil, message: error.message, path: file))
+    }
+    var offset = 0
+    while true {
+      let chunk: [UInt8]
+      do { chunk = try readable.read(count: thumbnailChunkBytes, at: offset) } catch {
+        throw .decode(DecodeError(kind: .io, format: nil, message: error.message, path: file))
+      }
+      if chunk.isEmpty { return }
+      var failure: ThumbnailError? = nil
+      chunk.withUnsafeBytes { bytes in
+        do throws(ThumbnailError) { try body(bytes) } catch { failure = error }
+      }
+      if let failure { throw failure }
+      offset += chunk.count
+    }
+  }
   func contents() -> [UInt8]? { FileContents.read(file) }
 }
 
@@ -35,6 +62,21 @@ struct MemorySource<Bytes: ContiguousBytes>: ThumbnailSource {
   func probe() throws(DecodeError) -> ImageHeader { try ImageDecoder.probe(bytes, limits: limits) }
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image {
     try ImageDecoder.decode(bytes, options: options)
+  }
+  func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
+    var failure: ThumbnailError? = nil
+    bytes.withUnsafeBytes { all in
+      var offset = 0
+      repeat {
+        let end = min(all.count, offset + thumbnailChunkBytes)
+        do throws(ThumbnailError) { try body(UnsafeRawBufferPointer(rebasing: all[offset..<end])) } catch {
+          failure = error
+          return
+        }
+        offset = end
+      } while offset < all.count
+    }
+    if let failure { throw failure }
   }
   func contents() -> [UInt8]? { bytes.withUnsafeBytes { Array($0) } }
 }

@@ -99,6 +99,43 @@ public struct Thumbnailer: Sendable {
       format: format.imageFormat, reused: false)
   }
 
+  /// Writes a thumbnail rendered elsewhere as the thumbnail of the file now at `path`: the name
+  /// ``ThumbnailNaming`` gives, a stamp made from the file's current size and modification time and
+  /// these options (so ``makeThumbnail(forFileAt:)`` reuses it later), written atomically.
+  ///
+  /// For a ``ThumbnailStream`` driven by a download: the download's decode renders the thumbnail,
+  /// and this writes it once the file is in place.
+  /// - Parameters:
+  ///   - image: The rendering, with these options, of the file at `path` (``ThumbnailStream``'s
+  ///     result). Its format is resolved from its alpha; alpha is composited over white if the
+  ///     options force JPEG.
+  ///   - path: The source file, as it now is.
+  /// - Returns: What was written (`reused` is `false`).
+  /// - Throws: ``ThumbnailError/decode(_:)`` (`io`) when the file's status cannot be read,
+  ///   ``ThumbnailError/encode(_:)`` or ``ThumbnailError/write(_:)`` when writing fails.
+  public func writeThumbnail(_ image: Image, forFileAt path: String) throws(ThumbnailError) -> ThumbnailResult {
+    try validate()
+    let status: FileStatus
+    do { status = try FileStatus(path: path) } catch {
+      throw .decode(DecodeError(kind: .io, format: nil, message: error.message, path: path))
+    }
+    let format = options.format.resolved(hasAlpha: image.hasAlpha)
+    var pixels = image
+    if image.hasAlpha && format.imageFormat == .jpeg {
+      do { pixels = try PremultipliedAlpha.flattenedOverWhite(try PremultipliedAlpha.premultiplied(image)) } catch {
+        throw .decode(DecodeError(kind: error.kind, format: nil, message: error.message, path: path))
+      }
+    }
+    let reuse = ThumbnailReuse(source: path, status: status, options: options)
+    let target = ThumbnailNaming.path(
+      forSource: path, size: options.size, fit: options.fit, format: format.imageFormat)
+    let stamp = ThumbnailStamp(key: reuse.key(for: format), width: pixels.width, height: pixels.height)
+    try ThumbnailWriter.write(pixels, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk)
+    return ThumbnailResult(
+      source: path, path: target, width: pixels.width, height: pixels.height, format: format.imageFormat,
+      reused: false)
+  }
+
   // MARK: - Steps
 
   /// The plan for a source with this header.
@@ -108,7 +145,7 @@ public struct Thumbnailer: Sendable {
       options: options)
   }
 
-  /// Probe, plan, decode with shrink-on-load, render.
+  /// Probe, plan, then decode with shrink-on-load and render, row by row (``ThumbnailStream``).
   /// - Parameter flattenAlpha: `false` keeps alpha; `nil` flattens exactly when the resolved format is JPEG.
   func render(_ source: some ThumbnailSource, flattenAlpha: Bool?) throws(ThumbnailError) -> (
     image: Image, format: EncodedFormat
@@ -122,33 +159,52 @@ public struct Thumbnailer: Sendable {
       throw .invalidOptions(
         "a \(plan.width)x\(plan.height) thumbnail is over the \(options.limits.maxPixels)-pixel limit")
     }
-    let decodeOptions = DecodeOptions(
-      pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: plan.jpegScale)
-    let decoded = try decodeShrunk(source, header: header, plan: plan, options: decodeOptions)
-    let flatten = flattenAlpha ?? (format.imageFormat == .jpeg)
-    do {
-      return (try ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten), format)
-    } catch {
-      // Out of memory while resampling: said of the source, as a decode's would be.
-      throw .decode(DecodeError(kind: error.kind, format: header.format, message: error.message, path: source.path))
-    }
-  }
-
-  /// Decodes with shrink-on-load. A progressive JPEG decoded at 1/8 needs only its DC scans, so
-  /// unless ``ThumbnailOptions/decodesEveryScan`` is set those alone are decoded (the same
-  /// pixels, a fraction of the work; see ``ProgressiveDCScans``). Anything unexpected falls back
-  /// to the full decode, which also gives the decoder's own error for a damaged file.
-  func decodeShrunk(_ source: some ThumbnailSource, header: ImageHeader, plan: ThumbnailPlan, options: DecodeOptions)
-    throws(ThumbnailError) -> Image
-  {
-    if !self.options.decodesEveryScan, header.format == .jpeg, header.isProgressive, plan.jpegScale == .eighth,
+    // A progressive JPEG decoded at 1/8 needs only its DC scans, so unless
+    // ``ThumbnailOptions/decodesEveryScan`` is set those alone are decoded (the same pixels, a
+    // fraction of the work; see ``ProgressiveDCScans``). Anything unexpected falls back to the
+    // full decode, which also gives the decoder's own error for a damaged file.
+    if !options.decodesEveryScan, header.format == .jpeg, header.isProgressive, plan.jpegScale == .eighth,
       let bytes = source.contents(),
       let dcScans = ProgressiveDCScans.extract(from: bytes, maxScans: options.limits.maxJPEGScans),
-      let image = try? ImageDecoder.decode(dcScans, options: options)
+      let image = try? streamed(MemorySource(bytes: dcScans, limits: options.limits), flattenAlpha: flattenAlpha)
     {
-      return image
+      return (image, format)
     }
-    return try decoding { () throws(DecodeError) in try source.decode(options) }
+    if header.format == .png && header.isInterlaced {
+      // libpng holds an interlaced image whole until its last pass whichever way it is read, and
+      // its one-call read is the faster one; the pixels are the same.
+      let decoded = try decoding { () throws(DecodeError) in
+        try source.decode(DecodeOptions(pixelFormat: .source, limits: options.limits, strictness: .strict))
+      }
+      let flatten = flattenAlpha ?? (format.imageFormat == .jpeg)
+      do {
+        return (try ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten), format)
+      } catch {
+        throw .decode(DecodeError(kind: error.kind, format: .png, message: error.message, path: source.path))
+      }
+    }
+    return (try streamed(source, flattenAlpha: flattenAlpha), format)
+  }
+
+  /// Feeds the source in chunks to a ``StreamingDecoder`` whose rows go through a
+  /// ``ThumbnailStream``: the decoded image is never held whole.
+  func streamed(_ source: some ThumbnailSource, flattenAlpha: Bool?) throws(ThumbnailError) -> Image {
+    let stream = try ThumbnailStream(options: options, flattensAlphaForJPEG: flattenAlpha == nil)
+    let decoder = StreamingDecoder(options: stream.decodeOptions, scaleForHeader: stream.scale(for:))
+    let path = source.path
+    do throws(ThumbnailError) {
+      try source.forEachChunk { (chunk) throws(ThumbnailError) in
+        do throws(DecodeError) { try decoder.append(chunk) } catch { throw .decode(error) }
+        try stream.consumeRows(from: decoder)
+      }
+      do throws(DecodeError) { try decoder.finish() } catch { throw .decode(error) }
+      return try stream.finish(from: decoder)
+    } catch {
+      // Said of the source, as a one-call decode's error is.
+      guard case .decode(var located) = error, located.path == nil else { throw error }
+      located.path = path
+      throw .decode(located)
+    }
   }
 
   func validate() throws(ThumbnailError) {

@@ -25,7 +25,7 @@ enum BoxShrink {
   static func shrink(_ image: Image, factorX: Int, factorY: Int, premultiplying: Bool = false) throws(DecodeError)
     -> Image
   {
-    var shrinker = try BoxShrinker(
+    let shrinker = try BoxShrinker(
       width: image.width, pixelFormat: image.pixelFormat, factorX: factorX, factorY: factorY,
       premultiplying: premultiplying)
     let height = image.height
@@ -52,7 +52,7 @@ enum BoxShrink {
 /// The box shrink of rows arriving one at a time (from a decoder, say): it holds one row of
 /// column sums, not the image. Add rows with ``add(_:)``; when it reports a complete block (or
 /// after the last row, if ``hasPendingRows``), ``emitRow(into:)`` writes one output row.
-struct BoxShrinker: ~Copyable {
+final class BoxShrinker {
   /// Input pixels per row.
   let width: Int
   /// Interleaved channels per pixel.
@@ -74,7 +74,7 @@ struct BoxShrinker: ~Copyable {
   /// Rows `sums` holds safely: `UInt32.max / largest sample`.
   private let rowsPerCarry: Int
   /// Rows added to the current block.
-  private var rows = 0
+  private(set) var rows = 0
   /// Rows added to `sums` since the last carry.
   private var rowsInSums = 0
 
@@ -125,7 +125,7 @@ struct BoxShrinker: ~Copyable {
   /// Adds one input row.
   /// - Parameter row: `width` pixels of 8-bit samples.
   /// - Returns: Whether the row completed a block: call ``emitRow(into:)`` now.
-  mutating func add(_ row: UnsafePointer<UInt8>) -> Bool {
+  func add(_ row: UnsafePointer<UInt8>) -> Bool {
     if rowsInSums == rowsPerCarry, let carried {
       for i in 0..<(width * channels) { carried[i] &+= UInt64(sums[i]) }
       sums.update(repeating: 0, count: width * channels)
@@ -143,7 +143,7 @@ struct BoxShrinker: ~Copyable {
 
   /// Writes the output row of the rows added since the last one, and starts the next block.
   /// - Parameter out: `outputWidth` pixels.
-  mutating func emitRow(into out: UnsafeMutablePointer<UInt8>) {
+  func emitRow(into out: UnsafeMutablePointer<UInt8>) {
     let scale = premultiplying ? 255 : 1  // premultiplied sums carry a factor of 255
     switch channels {
     case 1: average(out, rows: rows * scale, channels: 1)

@@ -88,6 +88,19 @@ enum PremultipliedAlpha {
     return result
   }
 
+  /// Premultiplies one row of `count` pixels in place (nothing to do without alpha).
+  /// - Parameters:
+  ///   - row: The first sample.
+  ///   - count: Pixels in the row.
+  ///   - format: The 8-bit pixel format.
+  static func premultiply(row: UnsafeMutablePointer<UInt8>, count: Int, format: PixelFormat) {
+    switch format {
+    case .grayAlpha8: premultiplyRow(row, count: count, channels: 2)
+    case .rgba8: premultiplyRow(row, count: count, channels: 4)
+    default: return
+    }
+  }
+
   /// One row; `channels` is a constant at each call site so the loop body unrolls.
   @inline(__always)
   private static func premultiplyRow(_ row: UnsafeMutablePointer<UInt8>, count: Int, channels: Int) {

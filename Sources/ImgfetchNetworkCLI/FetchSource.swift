@@ -1,4 +1,5 @@
 import Foundation
+import ImgfetchCLI
 import ParseFetch
 
 /// One thing to fetch, as named on the command line or found by iterating a Parse class.
@@ -12,23 +13,17 @@ enum FetchSource: Sendable {
   /// A Parse object whose file column is already known (class iteration), or the reason it is not usable.
   case objectFile(ParseObjectReference, Result<ParseFile, ParseError>)
 
-  /// Reads a SOURCE argument: `http(s)://…`, `Class/objectId` (when it is not an existing path and
-  /// looks like one), or a local path.
-  init(argument: String) {
-    if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-      url.host != nil
-    {
+  /// Reads a SOURCE argument, classified as ``SourceKind`` does for both executables.
+  init(argument: String) throws(UsageError) {
+    switch SourceKind(argument: argument) {
+    case .url:
+      guard let url = URL(string: argument) else { throw UsageError("\(argument) is not a valid URL") }
       self = .url(url)
-      return
+    case .object(let className, let objectID):
+      self = .object(ParseObjectReference(className: className, objectID: objectID))
+    case .local:
+      self = .local(argument)
     }
-    let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
-    if parts.count == 2, !FileManager.default.fileExists(atPath: argument),
-      parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } })
-    {
-      self = .object(ParseObjectReference(className: String(parts[0]), objectID: String(parts[1])))
-      return
-    }
-    self = .local(argument)
   }
 
   /// How the source is shown in output and errors.

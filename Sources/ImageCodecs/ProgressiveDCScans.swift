@@ -20,7 +20,13 @@
 /// scan header valid, every component must have a DC scan and the file must end with EOI, so a
 /// truncated download is still refused (by the full decoder, which the caller falls back to).
 /// What is not checked is the Huffman data inside the skipped scans.
-enum ProgressiveDCScans {
+///
+/// ```swift
+/// if let dcScans = ProgressiveDCScans.extract(from: bytes, maxScans: 500) {
+///   let small = try ImageDecoder.decode(dcScans, options: DecodeOptions(jpegScale: .eighth))
+/// }
+/// ```
+public enum ProgressiveDCScans {
   /// Builds the reduced stream.
   /// - Parameters:
   ///   - jpeg: A whole JPEG file.
@@ -28,7 +34,7 @@ enum ProgressiveDCScans {
   /// - Returns: The stream, or `nil` when the file is not a plain progressive Huffman JPEG, its
   ///   structure is damaged in any way, a component has no first DC scan, or it has too many scans
   ///   (the caller then decodes the original, which reports why).
-  static func extract(from jpeg: [UInt8], maxScans: Int) -> [UInt8]? {
+  public static func extract(from jpeg: [UInt8], maxScans: Int) -> [UInt8]? {
     jpeg.withUnsafeBufferPointer { bytes -> [UInt8]? in
       guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
       var output: [UInt8] = []

@@ -1,0 +1,186 @@
+import SystemFiles
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a command line asks for: one command, its operands and every option group, read against
+/// the one option table (``OptionGroup/allSpecs``). Options may come in any order, before or after
+/// the command and the operands, and mean the same for every kind of source.
+public struct Invocation: Sendable {
+  /// The commands. `fetch` is the default: `imgfetch [options] SOURCE...` or `--class`.
+  public enum Command: String, Sendable, CaseIterable {
+    /// Make sure each source is valid (downloaded and cached first when remote), with its thumbnail.
+    case fetch
+    /// One JSON object per file, from the header.
+    case info
+    /// Raw pixels of one file.
+    case decode
+    /// A full strict decode of each file.
+    case verify
+    /// Cache maintenance: `stats`, `clear`, `gc`.
+    case cache
+    /// `--help`.
+    case help
+    /// `--version`.
+    case version
+
+    /// The option groups that apply to the command; any other option given is a usage error.
+    var groups: [OptionGroup] {
+      switch self {
+      case .fetch: [.parse, .network, .cache, .output, .work, .limits, .thumbnail]
+      case .info, .verify: [.limits]
+      case .decode: [.decode, .limits]
+      case .cache: [.cache, .maintenance]
+      case .help, .version: OptionGroup.allCases
+      }
+    }
+
+    /// Options outside the groups that a command accepts anyway.
+    var extraOptions: [String] {
+      switch self {
+      case .info: ["json"]  // info always prints JSON
+      case .cache: ["json"]  // stats as one JSON object
+      default: []
+      }
+    }
+  }
+
+  /// The command.
+  public let command: Command
+  /// The operands after the command: sources, files, or the cache action.
+  public let operands: [String]
+  /// Everything parsed, for reading the environment-backed settings later.
+  public let parsed: ParsedArguments
+  /// `--json`, `--quiet`, `--progress`.
+  public let output: OutputOptions
+  /// `--jobs`.
+  public let work: WorkOptions
+  /// `--max-pixels`.
+  public let limits: LimitOptions
+  /// `--thumbnail` and its shaping options.
+  public let thumbnail: ThumbnailRequest
+  /// `decode`'s options.
+  public let decode: DecodeOutputOptions
+  /// The Parse options as given.
+  public let parse: ParseOptions
+  /// Download limits.
+  public let network: NetworkOptions
+  /// The cache directory and `gc`'s age.
+  public let cache: CacheOptions
+
+  /// Parses and checks a command line.
+  /// - Parameter arguments: The arguments after the program name.
+  /// - Throws: ``UsageError`` naming the unknown option, the bad value, or the option that does not
+  ///   apply to the command.
+  public init(_ arguments: [String]) throws(UsageError) {
+    // `--help` anywhere before `--` wins, also where it would be taken as a value (`--thumbnail --help`).
+    let options = arguments.prefix { $0 != "--" }
+    let parsed =
+      options.contains("--help") || options.contains("-h")
+      ? ParsedArguments(flags: ["help"]) : try parseArguments(arguments, specs: OptionGroup.allSpecs)
+    self.parsed = parsed
+    var operands = parsed.positionals
+    if parsed.has("help") {
+      command = .help
+    } else if parsed.has("version") {
+      command = .version
+    } else if let first = operands.first, let named = Command(rawValue: first),
+      ![Command.fetch, .version].contains(named)
+    {
+      command = named
+      operands.removeFirst()
+    } else if operands.isEmpty && parsed.value("class") == nil {
+      throw UsageError(arguments.isEmpty ? "nothing to do" : "nothing to fetch: give SOURCE... or --class C")
+    } else {
+      command = .fetch
+    }
+    self.operands = operands
+    let allowed = Set(command.groups.flatMap { $0.specs.map(\.name) } + command.extraOptions + ["help", "version"])
+    if let stray = parsed.given.first(where: { !allowed.contains($0) }) {
+      throw UsageError("--\(stray) does not apply to \(command == .fetch ? "sources" : command.rawValue)")
+    }
+    output = try OutputOptions(parsed)
+    work = try WorkOptions(parsed)
+    limits = try LimitOptions(parsed)
+    thumbnail = try ThumbnailRequest(parsed)
+    decode = try DecodeOutputOptions(parsed)
+    parse = try ParseOptions(parsed)
+    network = try NetworkOptions(parsed)
+    cache = try CacheOptions(parsed)
+    for group in [output, work, limits, thumbnail, decode, parse, network, cache] as [any OptionValues] {
+      try group.validate()
+    }
+    try checkOperands()
+  }
+
+  private func checkOperands() throws(UsageError) {
+    switch command {
+    case .fetch:
+      if parse.className != nil && !operands.isEmpty { throw UsageError("give either SOURCE... or --class, not both") }
+      if parse.column == nil, let object = operands.first(where: { SourceKind(argument: $0).isParseObject }) {
+        throw UsageError("\(object) is a Parse object: give --column NAME")
+      }
+    case .info, .verify:
+      if operands.isEmpty { throw UsageError("\(command.rawValue) needs at least one FILE") }
+    case .decode:
+      if operands.count != 1 { throw UsageError("decode needs exactly one FILE") }
+    case .cache:
+      guard operands.count == 1, ["stats", "clear", "gc"].contains(operands[0]) else {
+        throw UsageError(
+          "cache needs one of: stats, clear, gc\(operands.isEmpty ? "" : " (got \(operands.joined(separator: " ")))")")
+      }
+      if parsed.value("max-age") != nil && operands[0] != "gc" { throw UsageError("--max-age goes with cache gc") }
+    case .help, .version: break
+    }
+  }
+
+  /// Whether the command needs the network executable: the cache, a URL, a Parse object or a class.
+  /// Everything else (info, decode, verify, local files with or without thumbnails) runs without
+  /// loading networking.
+  public var needsNetwork: Bool {
+    switch command {
+    case .cache: true
+    case .fetch: parse.className != nil || operands.contains { SourceKind(argument: $0) != .local }
+    default: false
+    }
+  }
+}
+
+/// What a SOURCE argument names, decided without the network: an http(s) URL, a Parse
+/// `Class/objectId` (when no file of that name exists), or a local file.
+public enum SourceKind: Sendable, Equatable {
+  /// A file on this machine.
+  case local
+  /// An `http://` or `https://` URL with a host.
+  case url
+  /// A Parse object.
+  case object(className: String, objectID: String)
+
+  /// Classifies an argument.
+  /// - Parameter argument: A SOURCE as given.
+  public init(argument: String) {
+    let lower = argument.lowercased()
+    for scheme in ["http://", "https://"] where lower.hasPrefix(scheme) {
+      let rest = argument.dropFirst(scheme.count)
+      if let host = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first, !host.isEmpty {
+        self = .url
+        return
+      }
+    }
+    let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+    if parts.count == 2, FileStatus.of(argument) == nil,
+      parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } })
+    {
+      self = .object(className: String(parts[0]), objectID: String(parts[1]))
+      return
+    }
+    self = .local
+  }
+
+  /// Whether the source is a Parse object.
+  public var isParseObject: Bool {
+    if case .object = self { return true }
+    return false
+  }
+}

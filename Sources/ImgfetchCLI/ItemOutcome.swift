@@ -1,0 +1,89 @@
+import Thumbnails
+
+/// What happened to one item (a local file, a URL, a Parse object), whatever its kind: one shape for
+/// the plain line, the JSON line and the exit code.
+public struct ItemOutcome: Sendable {
+  /// Why an item failed, as far as the exit code is concerned.
+  public enum FailureKind: Sendable, Equatable {
+    /// The network or the server (exit 3).
+    case network
+    /// The file is not a valid image, or is over a limit (exit 4).
+    case invalidImage
+    /// A local file or directory could not be read or written (exit 5).
+    case fileSystem
+    /// Stopped by Ctrl-C or SIGTERM: not reported per item.
+    case cancelled
+
+    /// The exit code of a run whose every item failed this way.
+    public var exitCode: ExitCode {
+      switch self {
+      case .network: .networkError
+      case .invalidImage: .invalidImage
+      case .fileSystem: .fileSystem
+      case .cancelled: .interrupted
+      }
+    }
+  }
+
+  /// The source as given (or `Class/objectId` for a class walk).
+  public var source: String
+  /// The Parse objectId, for Parse sources.
+  public var objectID: String?
+  /// The validated file in the cache, for downloaded sources.
+  public var cachePath: String?
+  /// Whether the cache already held it, for downloaded sources.
+  public var cacheHit: Bool?
+  /// The original's width, height and format.
+  public var width = 0
+  /// The original's height.
+  public var height = 0
+  /// `png` or `jpeg`.
+  public var format: String?
+  /// The original's size in bytes.
+  public var bytes: Int64 = 0
+  /// The thumbnail, when asked for.
+  public var thumbnail: ThumbnailResult?
+  /// Why the item was skipped (not an error), such as one of imgfetch's own thumbnails.
+  public var skipped: String?
+  /// Why the item failed.
+  public var failure: (kind: FailureKind, message: String)?
+
+  /// Creates an outcome for a source.
+  /// - Parameters:
+  ///   - source: The source as shown.
+  ///   - objectID: The Parse objectId, if any.
+  public init(source: String, objectID: String? = nil) {
+    self.source = source
+    self.objectID = objectID
+  }
+
+  /// The `--json` line's fields, one schema for every kind of source (documented in the README):
+  /// `source`, `objectId` (Parse), then `error` for a failure or `skipped` for a skipped item, or
+  /// `cachePath` and `cacheHit` (downloads), the original's `width`, `height`, `format`, `bytes`,
+  /// and with a thumbnail `thumbnailPath`, `thumbnailWidth`, `thumbnailHeight`, `reused`.
+  public var jsonFields: [(String, JSONValue)] {
+    var fields: [(String, JSONValue)] = [("source", .string(source))]
+    if let objectID { fields.append(("objectId", .string(objectID))) }
+    if let failure { return fields + [("error", .string(failure.message))] }
+    if let skipped { return fields + [("skipped", .string(skipped))] }
+    if let cachePath { fields.append(("cachePath", .string(cachePath))) }
+    if let cacheHit { fields.append(("cacheHit", .bool(cacheHit))) }
+    fields += [
+      ("width", .int(width)), ("height", .int(height)), ("format", format.map { .string($0) } ?? .null),
+      ("bytes", .int(Int(bytes))),
+    ]
+    if let thumbnail {
+      fields += [
+        ("thumbnailPath", .string(thumbnail.path)), ("thumbnailWidth", .int(thumbnail.width)),
+        ("thumbnailHeight", .int(thumbnail.height)), ("reused", .bool(thumbnail.reused)),
+      ]
+    }
+    return fields
+  }
+
+  /// The plain line: the valid file (the cached copy, or the local file itself), then a tab and the
+  /// thumbnail's path when there is one.
+  public var line: String {
+    [cachePath ?? source, thumbnail?.path].compactMap { $0 }.joined(separator: "\t")
+  }
+}

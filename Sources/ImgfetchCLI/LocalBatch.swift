@@ -1,0 +1,46 @@
+import Dispatch
+import ImageCodecs
+import Synchronization
+
+/// `imgfetch [options] FILE...` for files on this machine: each is validated (and thumbnailed) by
+/// ``LocalItem``, `--jobs` at a time, and printed in the order given. Needs no network, so it runs
+/// in the codec-only executable.
+enum LocalBatch {
+  static func run(_ invocation: Invocation) -> ExitCode {
+    let files = invocation.operands
+    let reporter = ItemReporter(output: invocation.output, total: files.count > 1 ? files.count : nil)
+    // Ctrl-C or SIGTERM: finish the items in progress (no partial files), start no more.
+    let interrupted = Atomic(false)
+    let handler = InterruptHandler {
+      interrupted.store(true, ordering: .relaxed)
+      reporter.progress.finish()
+    }
+    defer { withExtendedLifetime(handler) {} }
+    let next = Atomic(0)
+    let delivery = Mutex((next: 0, pending: [Int: ItemOutcome]()))
+    let workers = max(1, min(invocation.work.jobs, files.count))
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      while !interrupted.load(ordering: .relaxed) {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        guard index < files.count else { return }
+        var outcome = ItemOutcome(source: files[index])
+        LocalItem.examine(
+          files[index], into: &outcome, thumbnail: invocation.thumbnail.options,
+          limits: invocation.limits.decodeLimits, alreadyValidated: false)
+        delivery.withLock { state in
+          state.pending[index] = outcome
+          while let ready = state.pending.removeValue(forKey: state.next) {
+            reporter.report(ready)
+            state.next += 1
+          }
+        }
+      }
+    }
+    if interrupted.load(ordering: .relaxed) {
+      reporter.progress.finish()
+      Console.error("interrupted")
+      return .interrupted
+    }
+    return reporter.finish(isBatch: files.count > 1)
+  }
+}

@@ -1,0 +1,80 @@
+import ImageCodecs
+import SystemFiles
+import Thumbnails
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The work done on an image file on this machine, whether it was named on the command line or
+/// has just been downloaded into the cache: one path for both, so a local file and a download give
+/// the same outcome.
+public enum LocalItem {
+  /// The reason a source is skipped when it is one of imgfetch's own thumbnails.
+  public static let thumbnailSkipReason = "it is a thumbnail made by imgfetch"
+
+  /// Validates the file (unless it was validated when it was stored), reads its header and size,
+  /// and makes or reuses its thumbnail.
+  ///
+  /// Without a thumbnail, the validation is a full strict decode, row by row
+  /// (`ImageDecoder.validate`). With one, the decode that makes the thumbnail is the validation (a progressive JPEG:
+  /// the scans the thumbnail needs, every scan with `--every-scan`); a reused thumbnail's stamp
+  /// says the file is unchanged since it was made.
+  /// - Parameters:
+  ///   - path: The image file.
+  ///   - outcome: The item's outcome, filled in (failure included).
+  ///   - thumbnail: The thumbnail settings, if any.
+  ///   - limits: The decode limits.
+  ///   - alreadyValidated: Whether the file was validated when it was stored (a cache entry).
+  public static func examine(
+    _ path: String, into outcome: inout ItemOutcome, thumbnail: ThumbnailOptions?, limits: DecodeLimits,
+    alreadyValidated: Bool
+  ) {
+    do throws(ThumbnailError) {
+      let header: ImageHeader
+      do throws(DecodeError) {
+        header = try ImageDecoder.probe(contentsOf: path, limits: limits)
+        if thumbnail == nil && !alreadyValidated {
+          _ = try ImageDecoder.validate(contentsOf: path, options: DecodeOptions(limits: limits))
+        }
+      } catch {
+        throw .decode(error)
+      }
+      (outcome.width, outcome.height, outcome.format) = (header.width, header.height, header.format.rawValue)
+      if outcome.bytes == 0, let status = FileStatus.of(path) { outcome.bytes = Int64(status.size) }
+      if let thumbnail {
+        if !alreadyValidated && isImgfetchThumbnail(path) {
+          outcome.skipped = thumbnailSkipReason
+          return
+        }
+        outcome.thumbnail = try Thumbnailer(options: thumbnail).makeThumbnail(forFileAt: path)
+      }
+    } catch {
+      outcome.failure = describe(error)
+    }
+  }
+
+  /// Whether the file is a thumbnail imgfetch made (its name has `.thumb-` and it carries a stamp).
+  static func isImgfetchThumbnail(_ path: String) -> Bool {
+    path.contains(".thumb-") && ThumbnailStamp.read(fromFileAt: path) != nil
+  }
+
+  /// The exit-code class and one-line message of a decode or thumbnail error.
+  public static func describe(_ error: ThumbnailError) -> (kind: ItemOutcome.FailureKind, message: String) {
+    switch error {
+    case .decode(let error): describe(error)
+    case .write(let error): (.fileSystem, error.description)
+    case .encode(let error): (.fileSystem, error.description)
+    case .invalidOptions: (.invalidImage, error.description)
+    }
+  }
+
+  /// The exit-code class and one-line message of a decode error: an unreadable file is a file-system
+  /// failure, an image over a limit says so, anything else is an invalid image.
+  public static func describe(_ error: DecodeError) -> (kind: ItemOutcome.FailureKind, message: String) {
+    switch error.kind {
+    case .io: (.fileSystem, error.description)
+    default: (.invalidImage, error.description)
+    }
+  }
+}

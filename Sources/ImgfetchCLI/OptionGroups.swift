@@ -1,0 +1,228 @@
+import ImageCodecs
+import Thumbnails
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A group of options read from the parsed command line: `init` reads the values and checks each
+/// one (numbers within their ranges, names among the choices), `validate()` checks how they go
+/// together.
+public protocol OptionValues: Sendable {
+  /// Reads and checks the group's values.
+  /// - Parameter parsed: The whole command line, parsed against ``OptionGroup/allSpecs``.
+  /// - Throws: ``UsageError`` naming the option and the value given.
+  init(_ parsed: ParsedArguments) throws(UsageError)
+  /// Checks the values together.
+  /// - Throws: ``UsageError`` saying which options conflict.
+  func validate() throws(UsageError)
+}
+
+extension OptionValues {
+  /// Nothing to check across options by default.
+  public func validate() throws(UsageError) {}
+}
+
+/// `--json`, `--quiet`, `--progress`: what is printed, the same for every source.
+public struct OutputOptions: OptionValues {
+  /// One JSON object per item.
+  public var json = false
+  /// Nothing but errors.
+  public var quiet = false
+  /// Where progress goes.
+  public var progress = ProgressMode.auto
+
+  /// Reads the group.
+  public init(_ parsed: ParsedArguments) throws(UsageError) {
+    json = parsed.has("json")
+    quiet = parsed.has("quiet")
+    if let text = parsed.value("progress") { progress = try ProgressMode(parsing: text) }
+  }
+
+  /// The progress mode in effect (`--quiet` draws nothing).
+  public var effectiveProgress: ProgressMode { quiet ? .never : progress }
+}
+
+/// `--jobs`.
+public struct WorkOptions: OptionValues {
+  /// Items at once.
+  public var jobs: Int
+
+  /// Reads the group.
+  public init(_ parsed: ParsedArguments) throws(UsageError) {
+    if let text = parsed.value("jobs") {
+      jobs = try NumericOption.integer(text, option: "jobs", in: NumericOption.jobs)
+    } else {
+      jobs = min(NumericOption.jobs.upperBound, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+  }
+}
+
+/// `--max-pixels`.
+public struct LimitOptions: OptionValues {
+  /// The decode limits.
+  public var decodeLimits = DecodeLimits.standard
+
+  /// Reads the group.
+  public init(_ parsed: ParsedArguments) throws(UsageError) {
+    if let text = parsed.value("max-pixels") {
+      decodeLimits.maxPixels = try NumericOption.integer(text, option: "max-pixels", in: NumericOption.maxPixels)
+    }
+  }
+}
+
+/// `--thumbnail` and the options that shape it.
+public struct ThumbnailRequest: OptionValues {
+  /// The thumbnail settings, or `nil` without `--thumbnail`.
+  public var options: ThumbnailOptions?
+  private var orphans: [String] = []
+
+  /// Reads the group.
+  public init(_ parsed: ParsedArguments) throws(UsageError) {
+    let shaping = OptionGroup.thumbnail.specs.map(\.name).filter { $0 != "thumbnail" }
+    guard let sizeText = parsed.value("thumbnail") else {
+      orphans = parsed.given.filter { shaping.contains($0) }
+      return
+    }
+    guard let size = ThumbnailSize(parsing: sizeText) else {
+      throw UsageError(
+        "--thumbnail needs N or WxH with numbers from 1 to \(ThumbnailSize.maximumSide) (got \(sizeText))")
+    }
+    var options = ThumbnailOptions(size: size, limits: try LimitOptions(parsed).decodeLimits)
+    if let fit = parsed.value("fit") {
+      guard let value = ThumbnailFit(rawValue: fit) else {
+        throw UsageError("--fit must be inside or cover (got \(fit))")
+      }
+      options.fit = value
+    }
+    if let filter = parsed.value("filter") {
+      guard let value = ResampleFilter(rawValue: filter) else {
+        throw UsageError("--filter must be lanczos3 or bilinear (got \(filter))")
+      }
+      options.filter = value
+    }
+    var format = ThumbnailFormat.automatic
+    if let choice = parsed.value("format") {
+      guard let value = ThumbnailFormat.Choice(rawValue: choice) else {
+        throw UsageError("--format must be auto, jpeg or png (got \(choice))")
+      }
+      format.choice = value
+    }
+    if let text = parsed.value("quality") {
+      format.jpegQuality = try NumericOption.integer(text, option: "quality", in: NumericOption.quality)
+    }
+    options.format = format
+    options.allowsUpscaling = parsed.has("upscale")
+    options.appliesOrientation = !parsed.has("no-rotate")
+    options.flushesToDisk = parsed.has("sync")
+    options.decodesEveryScan = parsed.has("every-scan")
+    self.options = options
+  }
+
+  /// Options that shape a thumbnail mean nothing without `--thumbnail`.
+  public func validate() throws(UsageError) {
+    if let first = orphans.first { throw UsageError("--\(first) goes with --thumbnail SIZE") }
+  }
+}
+
+/// `decode`'s `-o`, `--pixel-format`, `--orient`, `--lenient`.
+public struct DecodeOutputOptions: OptionValues {
+  /// `-o` as given (`nil`: standard output, refused on a terminal).
+  public var output: String?
+  /// The pixel format asked for; `nil` is `auto`.
+  public var pixelFormat: PixelFormatRequest?
+  /// Apply the EXIF orientation.
+  public var orient = false
+  /// Keep what decodes from a damaged file.
+  public var lenient = false
+
+  /// Reads the group.
+  public init(_ parsed: ParsedArguments) throws(UsageError) {
+    output = parsed.value("output")
+    orient = parsed.has("orient")
+    lenient = parsed.has("lenient")
+    if let name = parsed.value("pixel-format"), name != "auto" {
+      guard let request = PixelFormatRequest(rawValue: name) else {
+        throw UsageError("--pixel-format must be auto, source, native, rgba8, rgb8 or gray8 (got \(name))")
+      }
+      pixelFormat = request
+    }
+  }
+}
+
+/// The Parse options as given; the network executable turns them into a configuration (the
+/// environment fills in what is missing).
+public struct ParseOptions: OptionValues {
+  /// `--server`, `--app-id`, `--rest-key`, `--master-key`, `--session-token`, as given.
+  public var server, appID, restKey, masterKey, sessionToken: String?
+  /// `--column`.
+  public var column: String?
+  /// `--class`.
+  public var className: String?
+  /// `--where`, as given.
+  public var whereJSON: String?
+  /// `--shard K/N`.
+  public var shard: Shard?
+
+  /// Reads the group.
+  public init(_ parsed: ParsedArguments) throws(UsageError) {
+    server = parsed.value("server")
+    appID = parsed.value("app-id")
+    restKey = parsed.value("rest-key")
+    masterKey = parsed.value("master-key")
+    sessionToken = parsed.value("session-token")
+    column = parsed.value("column")
+    className = parsed.value("class")
+    whereJSON = parsed.value("where")
+    if let text = parsed.value("shard") { shard = try Shard(parsing: text, mode: parsed.value("shard-mode")) }
+    shardModeWithoutShard = parsed.value("shard-mode") != nil && shard == nil
+  }
+
+  private var shardModeWithoutShard = false
+
+  /// `--where` filters a class walk.
+  public func validate() throws(UsageError) {
+    if whereJSON != nil && className == nil { throw UsageError("--where goes with --class") }
+    if className != nil && column == nil { throw UsageError("--class needs --column NAME") }
+    if shardModeWithoutShard { throw UsageError("--shard-mode goes with --shard") }
+  }
+}
+
+/// `--max-bytes`, `--timeout`, `--retries`, each checked against its finite range.
+public struct NetworkOptions: OptionValues {
+  /// Largest download in bytes, when given.
+  public var maxBytes: Int?
+  /// Idle timeout in seconds, when given.
+  public var timeout: Double?
+  /// Retries, when given.
+  public var retries: Int?
+
+  /// Reads the group.
+  public init(_ parsed: ParsedArguments) throws(UsageError) {
+    if let text = parsed.value("max-bytes") {
+      maxBytes = try NumericOption.integer(text, option: "max-bytes", in: NumericOption.maxBytes)
+    }
+    if let text = parsed.value("timeout") {
+      timeout = try NumericOption.seconds(text, option: "timeout", in: NumericOption.timeout)
+    }
+    if let text = parsed.value("retries") {
+      retries = try NumericOption.integer(text, option: "retries", in: NumericOption.retries)
+    }
+  }
+}
+
+/// `--cache-dir` and `cache gc --max-age`.
+public struct CacheOptions: OptionValues {
+  /// The cache directory, when given.
+  public var directory: String?
+  /// `gc`'s age in seconds.
+  public var maxAge: Double = 86_400
+
+  /// Reads the group.
+  public init(_ parsed: ParsedArguments) throws(UsageError) {
+    directory = parsed.value("cache-dir")
+    if let text = parsed.value("max-age") {
+      maxAge = try NumericOption.seconds(text, option: "max-age", in: NumericOption.maxAge)
+    }
+  }
+}

@@ -1,0 +1,127 @@
+/// The one table of every option `imgfetch` knows, grouped as `--help` shows them. The parser reads
+/// the whole table whatever the command, so a misspelt option is always named as such; each command
+/// then says which groups apply to it (``Command/groups``).
+public enum OptionGroup: String, CaseIterable, Sendable {
+  /// Where Parse sources come from: server, keys, class, column.
+  case parse
+  /// Downloads: size, time and retry limits.
+  case network
+  /// The cache directory.
+  case cache
+  /// What is printed: paths or JSON lines, progress, quiet.
+  case output
+  /// How many items are worked on at once.
+  case work
+  /// Decode limits, for every command that reads an image.
+  case limits
+  /// Thumbnails next to each original.
+  case thumbnail
+  /// `decode`'s output.
+  case decode
+  /// `cache gc`'s age.
+  case maintenance
+
+  /// The heading in `--help`.
+  var title: String {
+    switch self {
+    case .parse: "Parse sources"
+    case .network: "Downloads"
+    case .cache: "Cache"
+    case .output: "Output"
+    case .work: "Work"
+    case .limits: "Limits"
+    case .thumbnail: "Thumbnails (--thumbnail)"
+    case .decode: "decode"
+    case .maintenance: "cache gc"
+    }
+  }
+
+  /// The options of the group, in `--help` order.
+  public var specs: [OptionSpec] {
+    switch self {
+    case .parse:
+      [
+        OptionSpec("server", value: true, valueName: "URL", help: "Parse Server URL with its mount (PARSE_SERVER_URL)"),
+        OptionSpec("app-id", value: true, valueName: "ID", help: "application id (PARSE_APPLICATION_ID)"),
+        OptionSpec("rest-key", value: true, valueName: "KEY", help: "REST API key (PARSE_REST_API_KEY)"),
+        OptionSpec("master-key", value: true, valueName: "KEY", help: "master key (PARSE_MASTER_KEY)"),
+        OptionSpec(
+          "session-token", value: true, valueName: "TOKEN",
+          help: "session token, sent only to the Parse server (PARSE_SESSION_TOKEN)"),
+        OptionSpec("column", value: true, valueName: "COL", help: "the file column of Class/objectId and --class"),
+        OptionSpec("class", value: true, valueName: "C", help: "every object of class C (matching --where)"),
+        OptionSpec("where", value: true, valueName: "JSON", help: "with --class: a Parse where object"),
+        OptionSpec("shard", value: true, valueName: "K/N", help: "only shard K of N of the class (or of the sources)"),
+        OptionSpec(
+          "shard-mode", value: true, valueName: "MODE",
+          help: "range (default: the server sends each shard its objectId range) or hash (every shard reads all)"),
+      ]
+    case .network:
+      [
+        OptionSpec("max-bytes", value: true, valueName: "N", help: "largest download in bytes (default 268435456)"),
+        OptionSpec(
+          "timeout", value: true, valueName: "S",
+          help: "seconds without data before a transfer fails (default 30, at most 86400)"),
+        OptionSpec(
+          "retries", value: true, valueName: "N", help: "retries after a connection error, 5xx or 429 (default 3)"),
+      ]
+    case .cache:
+      [
+        OptionSpec(
+          "cache-dir", value: true, valueName: "DIR",
+          help: "cache directory (default $XDG_CACHE_HOME/imgfetch or ~/.cache/imgfetch)")
+      ]
+    case .output:
+      [
+        OptionSpec("json", help: "one JSON object per item instead of paths"),
+        OptionSpec("quiet", short: "q", help: "print nothing but errors"),
+        OptionSpec(
+          "progress", value: true, valueName: "WHEN",
+          help: "auto (a bar on a terminal, unless stdout is a pipe), always, never, json"),
+      ]
+    case .work:
+      [OptionSpec("jobs", short: "j", value: true, valueName: "N", help: "items worked on at once (default: CPUs)")]
+    case .limits:
+      [
+        OptionSpec(
+          "max-pixels", value: true, valueName: "N", help: "largest accepted width x height (default 100000000)")
+      ]
+    case .thumbnail:
+      [
+        OptionSpec("thumbnail", value: true, valueName: "SIZE", help: "N (longest side) or WxH (box) in pixels"),
+        OptionSpec("fit", value: true, valueName: "FIT", help: "inside (default) or cover (fill the box, crop)"),
+        OptionSpec(
+          "format", value: true, valueName: "F", help: "auto (JPEG, or PNG for images with alpha), jpeg, png"),
+        OptionSpec("quality", value: true, valueName: "Q", help: "JPEG quality 1-100 (default 85)"),
+        OptionSpec("filter", value: true, valueName: "F", help: "lanczos3 (default) or bilinear (faster, softer)"),
+        OptionSpec("upscale", help: "enlarge images smaller than the size"),
+        OptionSpec("no-rotate", help: "do not apply the EXIF orientation"),
+        OptionSpec("sync", help: "flush each thumbnail to disk before renaming it into place"),
+        OptionSpec("every-scan", help: "decode every scan of a progressive JPEG (full validation)"),
+      ]
+    case .decode:
+      [
+        OptionSpec(
+          "output", short: "o", value: true, valueName: "PATH",
+          help: "write to PATH atomically (not the input), or - for standard output"),
+        OptionSpec(
+          "pixel-format", value: true, valueName: "F",
+          help: "auto (rgba8 for PNG, rgb8/gray8 for JPEG), source, native, rgba8, rgb8, gray8"),
+        OptionSpec("orient", help: "apply the EXIF orientation"),
+        OptionSpec("lenient", help: "return what decodes from a damaged file instead of failing"),
+      ]
+    case .maintenance:
+      [
+        OptionSpec(
+          "max-age", value: true, valueName: "S", help: "remove .part and temporary files older than S (default 86400)")
+      ]
+    }
+  }
+
+  /// Every option, for the parser.
+  public static let allSpecs: [OptionSpec] =
+    allCases.flatMap(\.specs) + [OptionSpec("help", short: "h", help: "this text"), OptionSpec("version", help: "")]
+
+  /// The group an option belongs to.
+  static func group(of name: String) -> OptionGroup? { allCases.first { $0.specs.contains { $0.name == name } } }
+}

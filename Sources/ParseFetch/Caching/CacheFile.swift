@@ -1,0 +1,102 @@
+import Foundation
+
+/// What a file in a cache directory is, decided from its name alone: the one place that knows the
+/// cache's names, used by ``CacheKey`` (an entry's name is never anything else), by ``DiskCache``'s
+/// `gc`, `clear` and size accounting, by `imgfetch cache` and by the tests.
+///
+/// | name | kind |
+/// |---|---|
+/// | `photo.jpg`, `pic+<32 hex>.tmpl` | ``entry`` |
+/// | `<entry>.part` | ``partial(entry:)``: a download not yet validated |
+/// | `<entry>.thumb-<W>[x<H>][-cover].(jpg\|png)` | ``thumbnail(entry:)`` |
+/// | `.<name>.tmp-<pid>-<random>` | ``temporary``: an atomic write killed before its rename |
+/// | `<entry>.lock` (inside `.locks/`) | ``lock`` |
+/// | `CACHEDIR.TAG` | ``tag`` |
+/// | anything else | ``foreign``: never counted, never removed |
+public enum CacheFile: Sendable, Equatable {
+  /// A validated cache entry.
+  case entry
+  /// The download of an entry, not yet validated (`<entry>.part`).
+  case partial(entry: String)
+  /// A thumbnail made from an entry (`<entry>.thumb-256.jpg`).
+  case thumbnail(entry: String)
+  /// A hidden temporary file of an atomic write (`.<name>.tmp-<pid>-<random>`).
+  case temporary
+  /// A per-entry lock file in the `.locks` directory.
+  case lock
+  /// The Cache Directory Tagging Specification's `CACHEDIR.TAG`.
+  case tag
+  /// Not a file imgfetch makes.
+  case foreign
+
+  /// The name of the tag file.
+  public static let tagName = "CACHEDIR.TAG"
+
+  /// Classifies a name in the cache directory (or, with `inLocks`, in its `.locks` directory).
+  /// - Parameters:
+  ///   - name: The file name, without a directory.
+  ///   - inLocks: Whether the file is in the `.locks` directory.
+  public init(fileName name: String, inLocks: Bool = false) {
+    if inLocks {
+      self = name.hasSuffix(".lock") && Self.isEntryName(String(name.dropLast(5))) ? .lock : .foreign
+    } else if name == Self.tagName {
+      self = .tag
+    } else if Self.isTemporaryName(name) {
+      self = .temporary
+    } else if name.hasSuffix(".part"), Self.isEntryName(String(name.dropLast(5))) {
+      self = .partial(entry: String(name.dropLast(5)))
+    } else if let entry = Self.thumbnailEntry(name), Self.isEntryName(entry) {
+      self = .thumbnail(entry: entry)
+    } else if Self.isEntryName(name) {
+      self = .entry
+    } else {
+      self = .foreign
+    }
+  }
+
+  /// Whether files of this kind are the cache's own transient files (`gc` removes them when stale).
+  public var isTransient: Bool {
+    switch self {
+    case .partial, .temporary: true
+    default: false
+    }
+  }
+
+  /// Whether `name` can be an entry: made of the characters ``CacheKey`` uses (Parse's rule in
+  /// lower case, and `+` of hashed names), at most 128 bytes, and not a partial download, thumbnail,
+  /// temporary file or the tag.
+  static func isEntryName(_ name: String) -> Bool {
+    let bytes = Array(name.utf8)
+    guard (1...128).contains(bytes.count), let first = bytes.first, leading.contains(first),
+      bytes.allSatisfy(following.contains)
+    else { return false }
+    return !name.hasSuffix(".part") && thumbnailEntry(name) == nil
+  }
+
+  /// Parse's rule without upper case (first byte, then the others), plus `+` for hashed names.
+  static let leading = Set("_abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+  static let following = leading.union("@. ~-+".utf8)
+
+  /// `.<name>.tmp-<digits>-<letters and digits>`, as `AtomicPublish.temporaryPath(for:)` makes them.
+  static func isTemporaryName(_ name: String) -> Bool {
+    guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards),
+      marker.lowerBound > name.index(after: name.startIndex)
+    else { return false }
+    let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+    return parts.count == 2 && !parts[0].isEmpty && parts[0].allSatisfy(\.isASCII) && parts[0].allSatisfy(\.isNumber)
+      && !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+  }
+
+  /// The entry of `<entry>.thumb-<W>[x<H>][-cover].(jpg|png)`, or nil when `name` is not of that form.
+  static func thumbnailEntry(_ name: String) -> String? {
+    guard let marker = name.range(of: ".thumb-", options: .backwards) else { return nil }
+    var rest = name[marker.upperBound...]
+    if rest.hasSuffix(".jpg") || rest.hasSuffix(".png") { rest = rest.dropLast(4) } else { return nil }
+    if rest.hasSuffix("-cover") { rest = rest.dropLast(6) }
+    let sides = rest.split(separator: "x", omittingEmptySubsequences: false)
+    guard (1...2).contains(sides.count),
+      sides.allSatisfy({ side in !side.isEmpty && side.allSatisfy { $0.isASCII && $0.isNumber } })
+    else { return nil }
+    return String(name[..<marker.lowerBound])
+  }
+}

@@ -1,0 +1,86 @@
+import FixtureSupport
+import Foundation
+import ParseFetch
+import Testing
+
+/// `imgfetch cache stats | clear | gc` touch only directories imgfetch made, and in them only the
+/// files it made (issue 11, items 3 and 5).
+@Suite(.timeLimit(.minutes(10))) struct CacheCommandTests {
+  func withDirectory(_ body: (URL) throws -> Void) throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try body(directory)
+  }
+
+  func names(_ directory: URL) throws -> Set<String> {
+    Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+  }
+
+  func write(_ bytes: Int, _ directory: URL, _ name: String, age: TimeInterval = 0) throws {
+    let url = directory.appendingPathComponent(name)
+    try Data(count: bytes).write(to: url)
+    if age > 0 {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
+    }
+  }
+
+  @Test(arguments: ["clear", "gc", "stats"])
+  func aDirectoryOfSomeoneElsesFilesIsRefusedAndLeftAlone(action: String) throws {
+    try withDirectory { pictures in
+      try write(10, pictures, "holiday.jpg", age: 200_000)
+      try write(10, pictures, "notes.txt")
+      try write(10, pictures, "IMG_0001.JPG")
+      let result = try runImgfetch(["cache", action, "--cache-dir", pictures.path])
+      #expect(result.status == 5)  // a file-system error
+      #expect(
+        result.stderrText
+          == "imgfetch: \(pictures.path) is not an imgfetch cache (no CACHEDIR.TAG, and it holds other files); choose another cache directory\n"
+      )
+      #expect(result.stdout.isEmpty)
+      #expect(try names(pictures) == ["holiday.jpg", "notes.txt", "IMG_0001.JPG"], "nothing removed, no tag added")
+    }
+  }
+
+  @Test(arguments: ["stats", "clear", "gc"])
+  func aMissingCacheIsReportedNotCreated(action: String) throws {
+    try withDirectory { parent in
+      let missing = parent.appendingPathComponent("never-made")
+      let result = try runImgfetch(["cache", action, "--cache-dir", missing.path])
+      #expect(result.status == 0)
+      #expect(result.stdoutText == "no cache at \(missing.path)\n")
+      #expect(!FileManager.default.fileExists(atPath: missing.path))
+    }
+  }
+
+  @Test func statsGcAndClearCountAndRemoveOnlyTheCachesOwnFiles() throws {
+    try withDirectory { directory in
+      let cache = try DiskCache(directory: directory)
+      // An entry from a URL ending `pic.tmpl` (11.5: gc deleted it, stats showed 0 B).
+      let tmpl = CacheKey(url: "https://cdn.example/pic.tmpl").fileName
+      try write(1000, directory, tmpl, age: 200_000)
+      try write(500, directory, "photo.jpg", age: 200_000)
+      try write(50, directory, "photo.jpg.thumb-64.jpg", age: 200_000)
+      try write(70, directory, "other.png.part", age: 200_000)
+      try write(30, directory, ".photo.jpg.thumb-64.jpg.tmp-4242-1x2y3z", age: 200_000)
+      try write(9, directory, "README.TXT", age: 200_000)  // not a name the cache makes
+      #expect(cache.statistics().entries == 2)
+
+      let stats = try runImgfetch(["cache", "stats", "--json", "--cache-dir", directory.path])
+      #expect(stats.status == 0)
+      let object = try JSONSerialization.jsonObject(with: Data(stats.stdout)) as! [String: Any]
+      #expect(object["entries"] as? Int == 2 && object["bytes"] as? Int == 1500)
+      #expect(object["thumbnails"] as? Int == 1 && object["partialDownloads"] as? Int == 1)
+
+      let gc = try runImgfetch(["cache", "gc", "--max-age", "0", "--cache-dir", directory.path])
+      #expect(gc.status == 0)
+      #expect(gc.stdoutText == "removed 2 stale partial or temporary files from \(directory.path)\n")
+      #expect(
+        try names(directory) == [".locks", "CACHEDIR.TAG", tmpl, "photo.jpg", "photo.jpg.thumb-64.jpg", "README.TXT"])
+
+      let clear = try runImgfetch(["cache", "clear", "--cache-dir", directory.path])
+      #expect(clear.status == 0)
+      #expect(try names(directory) == [".locks", "CACHEDIR.TAG", "README.TXT"])
+    }
+  }
+}
