@@ -1,4 +1,5 @@
 import ImageCodecs
+import SystemFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -40,17 +41,15 @@ enum DecodeCommand {
   /// Whether both paths name one existing file (same device and inode, so also through a hard link
   /// or a symbolic link), as `cp` checks before it writes.
   static func isSameFile(_ first: String, _ second: String) -> Bool {
-    var a = stat()
-    var b = stat()
-    guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
-    return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    guard let a = FileStatus.of(first), let b = FileStatus.of(second) else { return false }
+    return a.isSameFile(as: b)
   }
 
   private static func write(_ image: Image, to output: String) -> ExitCode {
     if output == "-" {
       let written = image.withUnsafeBytes { Console.outBytes($0) }
       if !written {
-        let reason = String(cString: strerror(errno))
+        let reason = SystemError.message(forCode: errno)
         Console.error("cannot write to standard output: \(reason)")
       }
       return written ? .success : .fileSystem

@@ -1,4 +1,5 @@
 import ImgfetchVersion
+import SystemFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -68,7 +69,7 @@ public enum Imgfetch {
     }
     let sibling = directory + "/" + networkExecutableName
     execv(sibling, CommandLine.unsafeArgv)
-    let reason = String(cString: strerror(errno))
+    let reason = SystemError.message(forCode: errno)
     Console.error("this command runs \(sibling), which cannot be started: \(reason) (reinstall with scripts/install)")
     return .fileSystem
   }

@@ -1,3 +1,5 @@
+import SystemFiles
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -167,8 +169,7 @@ public enum SourceKind: Sendable, Equatable {
       }
     }
     let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
-    var status = stat()
-    if parts.count == 2, stat(argument, &status) != 0,
+    if parts.count == 2, FileStatus.of(argument) == nil,
       parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } })
     {
       self = .object(className: String(parts[0]), objectID: String(parts[1]))

@@ -1,4 +1,5 @@
 import ImageCodecs
+import SystemFiles
 import Thumbnails
 
 #if canImport(Glibc)
@@ -40,8 +41,7 @@ public enum LocalItem {
         throw .decode(error)
       }
       (outcome.width, outcome.height, outcome.format) = (header.width, header.height, header.format.rawValue)
-      var status = stat()
-      if outcome.bytes == 0, stat(path, &status) == 0 { outcome.bytes = Int64(status.st_size) }
+      if outcome.bytes == 0, let status = FileStatus.of(path) { outcome.bytes = Int64(status.size) }
       if let thumbnail {
         if !alreadyValidated && isImgfetchThumbnail(path) {
           outcome.skipped = thumbnailSkipReason

@@ -1,3 +1,5 @@
+import SystemFiles
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -17,8 +19,7 @@ struct Terminal: Sendable {
     let interactive = isatty(STDERR_FILENO) == 1
     var size = winsize()
     let columns = ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
-    var output = stat()
-    let pipe = fstat(STDOUT_FILENO, &output) == 0 && (output.st_mode & S_IFMT) == S_IFIFO
+    let pipe = (try? FileStatus(descriptor: STDOUT_FILENO, path: "standard output"))?.kind == .fifo
     return Terminal(isInteractive: interactive, width: columns, outputIsPipe: pipe)
   }
 }

@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import ParseFetch
 import ParseFixtureSupport
 import Testing
 
@@ -177,7 +178,7 @@ import Testing
       fixture.fileURL(name, fault: fault).absoluteString, "--max-bytes", "\(maxBytes)", "--cache-dir", cache.path,
     ])
     let names = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter {
-      !$0.hasPrefix(".") && $0 != "CACHEDIR.TAG"
+      !$0.hasPrefix(".") && CacheFile(fileName: $0) != .tag
     }
     return (result, elapsed, names)
   }
@@ -188,7 +189,7 @@ import Testing
     #expect(outcome.result.status == 3)
     #expect(lines(outcome.result).count == 1)
     #expect(outcome.result.stderrText.contains(text), "\(outcome.result.stderrText)")
-    #expect(outcome.cached.allSatisfy { $0.hasSuffix(".part") }, "\(outcome.cached)")
+    #expect(outcome.cached.allSatisfy { CacheFile(fileName: $0).isTransient }, "\(outcome.cached)")
     #expect(outcome.elapsed < wallLimit)
   }
 

@@ -24,7 +24,7 @@ import Thumbnails
 
   func cacheFiles() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter {
-      !$0.hasPrefix(".") && $0 != "CACHEDIR.TAG"
+      !$0.hasPrefix(".") && CacheFile(fileName: $0) != .tag
     }.sorted()
   }
 

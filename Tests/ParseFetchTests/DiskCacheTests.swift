@@ -1,5 +1,6 @@
 import Foundation
 import ParseFixtureSupport
+import Synchronization
 import Testing
 
 @testable import ParseFetch
@@ -175,5 +176,18 @@ import Testing
     #expect(cache.removeStaleFiles(olderThan: 0) == 0)
     #expect(FileManager.default.fileExists(atPath: entry.path))
     #expect(cache.totalSize() == 1234)
+  }
+
+  @Test func processesCreatingOneNewCacheAtOnceAllSucceed() throws {
+    // Parallel shards into a fresh --cache-dir: each sees the others' half-made directory.
+    for round in 0..<20 {
+      let fresh = directory.appendingPathComponent("fresh-\(round)")
+      let failures = Mutex(0)
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        do { _ = try DiskCache(directory: fresh) } catch { failures.withLock { $0 += 1 } }
+      }
+      #expect(failures.withLock { $0 } == 0, "round \(round)")
+      #expect(DiskCache.isTagged(fresh.path))
+    }
   }
 }

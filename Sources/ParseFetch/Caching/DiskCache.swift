@@ -75,9 +75,11 @@ public final class DiskCache: Sendable {
   }
 
   /// Empty, or an untagged cache of an earlier imgfetch: a `.locks` directory and only the cache's files.
+  /// A `.locks` directory and temporary files alone count as empty: another process creating the
+  /// same cache at this moment (parallel shards into a new directory) has made them.
   static func isAdoptable(_ path: String) -> Bool {
     guard let names = try? Directory.names(in: path) else { return false }
-    if names.isEmpty { return true }
+    if names.allSatisfy({ $0 == ".locks" || CacheFile(fileName: $0) == .temporary }) { return true }
     guard names.contains(".locks"), FileStatus.of("\(path)/.locks")?.kind == .directory else { return false }
     return names.allSatisfy { $0 == ".locks" || CacheFile(fileName: $0) != .foreign }
   }

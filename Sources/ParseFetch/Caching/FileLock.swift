@@ -1,4 +1,5 @@
 import Foundation
+import SystemFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -37,10 +38,8 @@ final class FileLock: Sendable {
       }
       // Someone may have deleted the lock file between open and flock: then this lock guards
       // nothing, so take the file that is there now.
-      var held = stat()
-      var current = stat()
-      if fstat(descriptor, &held) == 0, stat(path, &current) == 0,
-        held.st_ino == current.st_ino, held.st_dev == current.st_dev
+      if let held = try? FileStatus(descriptor: descriptor, path: path), let current = FileStatus.of(path),
+        held.isSameFile(as: current)
       {
         return FileLock(descriptor: descriptor)
       }

@@ -36,11 +36,11 @@ enum ThumbnailRenderer {
   ///   - flatten: Composite alpha over white and drop it (for JPEG output).
   /// - Returns: The thumbnail, upright when the plan applies the orientation, orientation `.up`.
   /// - Throws: ``DecodeError/Kind/outOfMemory`` when a buffer cannot be allocated.
-  static func finish(_ boxed: Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool)
+  static func finish(_ boxed: consuming Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool)
     throws(DecodeError) -> Image
   {
     let (h, v) = (plan.horizontal, plan.vertical)
-    var working = boxed
+    var working = boxed  // the only reference: unpremultiplying in place copies nothing
     working.orientation = .up
     let horizontal = weights(plan: h, inputCount: working.width, filter: filter)
     let vertical = weights(plan: v, inputCount: working.height, filter: filter)

@@ -8,6 +8,8 @@ protocol ThumbnailSource {
   var path: String? { get }
   /// Reads the header.
   func probe() throws(DecodeError) -> ImageHeader
+  /// Decodes the whole image in one call.
+  func decode(_ options: DecodeOptions) throws(DecodeError) -> Image
   /// Hands the encoded bytes to `body` in order, a chunk at a time (never the whole file at once
   /// for a file).
   func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> Void) throws(ThumbnailError)
@@ -16,7 +18,7 @@ protocol ThumbnailSource {
 }
 
 /// How many bytes a source hands out at a time.
-let thumbnailChunkBytes = 64 << 10
+let thumbnailChunkBytes = 256 << 10
 
 /// An image file.
 struct FileSource: ThumbnailSource {
@@ -25,6 +27,9 @@ struct FileSource: ThumbnailSource {
   var path: String? { file }
   func probe() throws(DecodeError) -> ImageHeader {
     try ImageDecoder.probe(contentsOf: file, limits: limits)
+  }
+  func decode(_ options: DecodeOptions) throws(DecodeError) -> Image {
+    try ImageDecoder.decode(contentsOf: file, options: options)
   }
   func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
     let readable: ReadableFile
@@ -55,6 +60,9 @@ struct MemorySource<Bytes: ContiguousBytes>: ThumbnailSource {
   let limits: DecodeLimits
   var path: String? { nil }
   func probe() throws(DecodeError) -> ImageHeader { try ImageDecoder.probe(bytes, limits: limits) }
+  func decode(_ options: DecodeOptions) throws(DecodeError) -> Image {
+    try ImageDecoder.decode(bytes, options: options)
+  }
   func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
     var failure: ThumbnailError? = nil
     bytes.withUnsafeBytes { all in

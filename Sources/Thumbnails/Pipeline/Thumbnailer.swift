@@ -170,6 +170,19 @@ public struct Thumbnailer: Sendable {
     {
       return (image, format)
     }
+    if header.format == .png && header.isInterlaced {
+      // libpng holds an interlaced image whole until its last pass whichever way it is read, and
+      // its one-call read is the faster one; the pixels are the same.
+      let decoded = try decoding { () throws(DecodeError) in
+        try source.decode(DecodeOptions(pixelFormat: .source, limits: options.limits, strictness: .strict))
+      }
+      let flatten = flattenAlpha ?? (format.imageFormat == .jpeg)
+      do {
+        return (try ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten), format)
+      } catch {
+        throw .decode(DecodeError(kind: error.kind, format: .png, message: error.message, path: source.path))
+      }
+    }
     return (try streamed(source, flattenAlpha: flattenAlpha), format)
   }
 
