@@ -16,7 +16,7 @@ public enum ImageFetchError: Error, Sendable, CustomStringConvertible {
   case invalidImage(name: String, DecodeError)
   /// The cache directory could not be used.
   case cache(CacheError)
-  /// A Parse object was asked for, but the fetcher has no ``ParseConfiguration``.
+  /// A Parse object was asked for, but the fetcher has no ``/ParseFetch/ParseConfiguration``.
   case parseNotConfigured
   /// The thumbnail of a valid, cached original could not be made or written.
   case thumbnail(ThumbnailError)

@@ -29,7 +29,8 @@ extension ImageFetcher {
     try await cachedFile(for: try await file(of: object, column: column), progress: progress)
   }
 
-  /// Loads the image of a file already resolved (such as from ``ParseClient/objectFiles(in:column:where:range:pageSize:)``),
+  /// Loads the image of a file already resolved (such as from
+  /// ``/ParseFetch/ParseClient/objectFiles(in:column:where:range:pageSize:)``),
   /// with no REST request.
   /// - Parameters:
   ///   - file: The file's name and URL.

@@ -34,8 +34,10 @@ public final class ImageFetcher: Sendable {
   /// Creates a fetcher.
   /// - Parameters:
   ///   - configuration: The Parse Server, or nil to load plain URLs only.
-  ///   - cache: The cache (a ``DiskCache`` or another ``FileCaching``); the default directory when nil.
-  ///   - downloader: What downloads misses (a ``Downloader``, or another ``DataLoading``).
+  ///   - cache: The cache (a ``/ParseFetch/DiskCache`` or another ``/ParseFetch/FileCaching``); the
+  ///     default directory when nil.
+  ///   - downloader: What downloads misses (a ``/ParseFetch/Downloader``, or another
+  ///     ``/ParseFetch/DataLoading``).
   ///   - decodeOptions: Options of the validating decode.
   ///   - maxConcurrentDecodes: How many downloads are decoded at once; one per active core when nil.
   /// - Throws: ``ImageFetchError/cache(_:)`` when the cache directory cannot be created.

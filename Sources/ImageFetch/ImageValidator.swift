@@ -12,11 +12,11 @@ enum DecodeGoal: Sendable {
   /// The full-size pixels, handed back by `image(of:)`.
   case pixels
   /// A thumbnail with these options: the decode runs at the plan's DCT scale and its rows feed
-  /// a ``ThumbnailStream``.
+  /// a ``/Thumbnails/ThumbnailStream``.
   case thumbnail(ThumbnailOptions)
 }
 
-/// Validates a download while it arrives with one ``StreamingDecoder`` fed chunk by chunk: a
+/// Validates a download while it arrives with one ``/ImageCodecs/StreamingDecoder`` fed chunk by chunk: a
 /// header over the limits (or bytes that are no image) stop the transfer on the chunk that shows
 /// it, rows are taken as they are decoded, and the verdict is ready with the last byte. It runs on
 /// the download's consumer queue (off the cooperative pool), one call at a time, and holds one of

@@ -12,7 +12,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
   public let fileName: String
 
   /// The key of a Parse file.
-  /// - Parameter parseFileName: The file's `name` as stored by Parse.
+  /// - Parameter name: The file's `name` as stored by Parse.
   public init(parseFileName name: String) {
     fileName = Self.isSafeRaw(name) ? name : Self.hashed(name, domain: "parse-name")
   }

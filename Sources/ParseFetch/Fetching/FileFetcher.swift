@@ -62,7 +62,7 @@ public final class FileFetcher<Value: Sendable>: Sendable {
   ///   - key: The entry's key (for Parse files, from the file's name).
   ///   - headers: Extra request headers, such as ``ParseConfiguration/fileHeaders``.
   ///   - headersOrigin: The only origin that receives `headers` (for Parse credentials, the
-  ///     server URL): `url`'s own when nil. See ``Downloader/download(from:to:headers:headersOrigin:progress:)``.
+  ///     server URL): `url`'s own when nil. See ``Downloader/download(from:to:headers:headersOrigin:consumer:progress:)``.
   ///   - validator: Makes this fetch's validators instead of the fetcher's own (a caller
   ///     joining a transfer already running gets that transfer's validation).
   ///   - progress: Called as bytes arrive; a hit reports completion once.

@@ -5,7 +5,7 @@ public import ImageCodecs
 ///
 /// It is one line of text, stored in the file itself as the encoder's comment (a JPEG `COM`
 /// segment right after the JFIF header, or a PNG `tEXt` chunk with keyword `Comment` right after
-/// `IHDR`; see ``ImageEncoder/encode(_:as:comment:)``), so the file and its record are written in
+/// `IHDR`; see ``/ImageCodecs/ImageEncoder/encode(_:as:comment:)``), so the file and its record are written in
 /// the same atomic rename and can never disagree:
 ///
 ///     imgfetch-thumbnail/1 source=photo.jpg bytes=48213 mtime=1732880000.123456789 size=256
@@ -43,7 +43,7 @@ public struct ThumbnailStamp: Sendable, Equatable {
   public var text: String { "\(key) out=\(width)x\(height)" }
 
   /// Reads the stamp of a thumbnail file without decoding anything: the file's comment, read by
-  /// ``ImageMetadata`` from its first bytes. The file must also end as a complete file does (JPEG
+  /// ``/ImageCodecs/ImageMetadata`` from its first bytes. The file must also end as a complete file does (JPEG
   /// `EOI`, PNG `IEND`), so a file cut short (by a power failure after an unsynced write, say) is
   /// not taken for a thumbnail. A FIFO or device at the path is not a thumbnail (and is not waited on).
   /// - Parameter path: The thumbnail file.

@@ -10,7 +10,7 @@ enum ThumbnailRenderer {
   ///   - filter: The final filter.
   ///   - flatten: Composite alpha over white and drop it (for JPEG output).
   /// - Returns: The thumbnail, upright when the plan applies the orientation, orientation `.up`.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when a buffer cannot be allocated.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when a buffer cannot be allocated.
   static func render(_ decoded: Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool)
     throws(DecodeError) -> Image
   {
@@ -35,7 +35,7 @@ enum ThumbnailRenderer {
   ///   - filter: The final filter.
   ///   - flatten: Composite alpha over white and drop it (for JPEG output).
   /// - Returns: The thumbnail, upright when the plan applies the orientation, orientation `.up`.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when a buffer cannot be allocated.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when a buffer cannot be allocated.
   static func finish(_ boxed: consuming Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool)
     throws(DecodeError) -> Image
   {

@@ -1,6 +1,6 @@
 public import ImageCodecs
 
-/// Makes a thumbnail from rows as a ``StreamingDecoder`` hands them out, so the source image is
+/// Makes a thumbnail from rows as a ``/ImageCodecs/StreamingDecoder`` hands them out, so the source image is
 /// never held whole: each decoded row (JPEG at the plan's DCT scale, PNG at full size) goes through
 /// the integer box shrink as it arrives, and only the box-shrunk image — at most about four times
 /// the thumbnail's size on each side — is kept for the final filter.
@@ -58,7 +58,7 @@ public final class ThumbnailStream {
     self.flattensAlphaForJPEG = flattensAlphaForJPEG
   }
 
-  /// The options to create the ``StreamingDecoder`` with: 8-bit source channels, the thumbnail's
+  /// The options to create the ``/ImageCodecs/StreamingDecoder`` with: 8-bit source channels, the thumbnail's
   /// limits, strict (a thumbnail is made only of a complete, valid image).
   public var decodeOptions: DecodeOptions {
     DecodeOptions(pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: .full)
@@ -71,7 +71,7 @@ public final class ThumbnailStream {
 
   /// Takes every row the decoder has ready into the shrink. Call after each `append`.
   /// - Parameter decoder: The decoder, created with ``decodeOptions`` and ``scale(for:)``.
-  /// - Throws: ``ThumbnailError/decode(_:)`` with the decoder's error or ``DecodeError/Kind/outOfMemory``;
+  /// - Throws: ``ThumbnailError/decode(_:)`` with the decoder's error or ``/ImageCodecs/DecodeError/Kind/outOfMemory``;
   ///   ``ThumbnailError/invalidOptions(_:)`` for an upscaled thumbnail over the pixel limit.
   public func consumeRows(from decoder: StreamingDecoder) throws(ThumbnailError) {
     if let refusal { throw refusal }
@@ -98,7 +98,7 @@ public final class ThumbnailStream {
   /// - Parameter decoder: The decoder.
   /// - Returns: The thumbnail: upright unless orientation is off, alpha composited over white when
   ///   ``format`` is JPEG and ``flattensAlphaForJPEG`` is set.
-  /// - Throws: As ``consumeRows(from:)``; ``DecodeError/Kind/truncated`` if the decoder handed out
+  /// - Throws: As ``consumeRows(from:)``; ``/ImageCodecs/DecodeError/Kind/truncated`` if the decoder handed out
   ///   fewer rows than its output has.
   public func finish(from decoder: StreamingDecoder) throws(ThumbnailError) -> Image {
     try consumeRows(from: decoder)

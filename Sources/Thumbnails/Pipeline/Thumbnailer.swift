@@ -161,7 +161,7 @@ public struct Thumbnailer: Sendable {
     }
     // A progressive JPEG decoded at 1/8 needs only its DC scans, so unless
     // ``ThumbnailOptions/decodesEveryScan`` is set those alone are decoded (the same pixels, a
-    // fraction of the work; see ``ProgressiveDCScans``). Anything unexpected falls back to the
+    // fraction of the work; see ``/ImageCodecs/ProgressiveDCScans``). Anything unexpected falls back to the
     // full decode, which also gives the decoder's own error for a damaged file.
     if !options.decodesEveryScan, header.format == .jpeg, header.isProgressive, plan.jpegScale == .eighth,
       let bytes = source.contents(),
@@ -186,7 +186,7 @@ public struct Thumbnailer: Sendable {
     return (try streamed(source, flattenAlpha: flattenAlpha), format)
   }
 
-  /// Feeds the source in chunks to a ``StreamingDecoder`` whose rows go through a
+  /// Feeds the source in chunks to a ``/ImageCodecs/StreamingDecoder`` whose rows go through a
   /// ``ThumbnailStream``: the decoded image is never held whole.
   func streamed(_ source: some ThumbnailSource, flattenAlpha: Bool?) throws(ThumbnailError) -> Image {
     let stream = try ThumbnailStream(options: options, flattensAlphaForJPEG: flattenAlpha == nil)

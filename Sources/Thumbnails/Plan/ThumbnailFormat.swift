@@ -54,7 +54,7 @@ public struct ThumbnailFormat: Sendable, Hashable {
 
   /// The encoder settings for a source with or without alpha.
   /// - Parameter hasAlpha: Whether the source has an alpha channel (or PNG transparency).
-  /// - Returns: The settings given to ``ImageEncoder``.
+  /// - Returns: The settings given to ``/ImageCodecs/ImageEncoder``.
   public func resolved(hasAlpha: Bool) -> EncodedFormat {
     let png = choice == .png || (choice == .automatic && hasAlpha)
     return png

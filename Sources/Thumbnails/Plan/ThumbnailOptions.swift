@@ -42,7 +42,7 @@ public struct ThumbnailOptions: Sendable, Equatable {
   ///   - appliesOrientation: `true` by default.
   ///   - filter: `.lanczos3` by default.
   ///   - format: `.automatic` by default (JPEG quality 85 for opaque sources, PNG for sources with alpha).
-  ///   - limits: ``DecodeLimits/standard`` by default.
+  ///   - limits: ``/ImageCodecs/DecodeLimits/standard`` by default.
   ///   - flushesToDisk: `false` by default.
   ///   - decodesEveryScan: `false` by default.
   public init(

@@ -21,7 +21,7 @@ enum BoxShrink {
   ///   - premultiplying: For images with alpha: the input has straight alpha and the output
   ///     should be premultiplied.
   /// - Returns: An image of `ceil(width / factorX)` x `ceil(height / factorY)` pixels.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when its buffers cannot be allocated.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when its buffers cannot be allocated.
   static func shrink(_ image: Image, factorX: Int, factorY: Int, premultiplying: Bool = false) throws(DecodeError)
     -> Image
   {
@@ -85,7 +85,7 @@ final class BoxShrinker {
   ///   - factorX: Input columns per output column, at least 1.
   ///   - factorY: Input rows per output row, at least 1.
   ///   - premultiplying: See ``BoxShrink``.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the sums cannot be allocated.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when the sums cannot be allocated.
   init(width: Int, pixelFormat: PixelFormat, factorX: Int, factorY: Int, premultiplying: Bool) throws(DecodeError) {
     let channels = pixelFormat.channelCount
     let premultiplying = premultiplying && pixelFormat.hasAlpha

@@ -18,7 +18,7 @@ struct ColumnMajorRows {
   ///   - columns: The number of columns.
   ///   - rows: Pixels per column.
   ///   - channels: Samples per pixel.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the samples cannot be allocated.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when the samples cannot be allocated.
   init(columns: Int, rows: Int, channels: Int) throws(DecodeError) {
     self.columns = columns
     columnLength = rows * channels

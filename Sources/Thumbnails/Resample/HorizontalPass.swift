@@ -19,7 +19,7 @@ enum HorizontalPass {
   ///   - unpremultiplying: The input has premultiplied alpha (two or four channels) and the output
   ///     should have straight alpha. Colour is divided by alpha at full precision, before rounding,
   ///     so faint pixels keep their colour and alpha overshoot does not tint the colour.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when its column buffer cannot be allocated.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when its column buffer cannot be allocated.
   static func run(
     input: ColumnMajorRows, channels: Int, weights: FilterWeights, output: UnsafeMutablePointer<UInt8>,
     outputStride: Int, unpremultiplying: Bool

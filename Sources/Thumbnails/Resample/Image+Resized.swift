@@ -10,7 +10,7 @@ extension Image {
   ///   - height: The new height, at least 1.
   ///   - filter: The resampling filter.
   /// - Returns: The resized image, same pixel format and orientation.
-  /// - Throws: ``DecodeError`` of kind ``DecodeError/Kind/outOfMemory`` when the result or a
+  /// - Throws: ``/ImageCodecs/DecodeError`` of kind ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when the result or a
   ///   working buffer cannot be allocated.
   /// - Precondition: The pixel format is 8-bit (gray8, grayAlpha8, rgb8 or rgba8).
   public func resized(width: Int, height: Int, filter: ResampleFilter = .lanczos3) throws(DecodeError) -> Image {

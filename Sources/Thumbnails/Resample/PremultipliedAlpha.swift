@@ -20,7 +20,7 @@ enum PremultipliedAlpha {
   /// rounded. Images without alpha are returned as they are.
   /// - Parameter image: Any 8-bit image.
   /// - Returns: The premultiplied image.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the copy cannot be allocated.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when the copy cannot be allocated.
   static func premultiplied(_ image: Image) throws(DecodeError) -> Image {
     guard image.hasAlpha else { return image }
     let channels = image.pixelFormat.channelCount
@@ -64,7 +64,7 @@ enum PremultipliedAlpha {
   /// Composites premultiplied pixels over white and drops alpha: `c + 255 - a`.
   /// - Parameter image: gray+alpha or RGBA, 8-bit, premultiplied.
   /// - Returns: gray8 or rgb8; `image` itself when it has no alpha.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the result cannot be allocated.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when the result cannot be allocated.
   static func flattenedOverWhite(_ image: Image) throws(DecodeError) -> Image {
     guard image.hasAlpha else { return image }
     let channels = image.pixelFormat.channelCount

@@ -5,14 +5,14 @@ import ImageCodecs
 #endif
 
 /// Working buffers of the resampler, allocated so that running out of memory is an error for this
-/// image (``DecodeError/Kind/outOfMemory``), not a trap: their sizes follow the input's width.
+/// image (``/ImageCodecs/DecodeError/Kind/outOfMemory``), not a trap: their sizes follow the input's width.
 enum ScratchMemory {
   /// Allocates `count` uninitialised elements; release them with ``release(_:)``.
   /// - Parameters:
   ///   - type: The element type (a plain integer type).
   ///   - count: The number of elements, at least 0.
   /// - Returns: The buffer.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the memory is not available or the size
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when the memory is not available or the size
   ///   overflows.
   static func allocate<T: FixedWidthInteger>(_ type: T.Type, count: Int) throws(DecodeError)
     -> UnsafeMutablePointer<T>

@@ -13,7 +13,7 @@ enum SeparableResampler {
   ///   - unpremultiplying: `image` has premultiplied alpha and the result should have straight alpha
   ///     (divided at full precision inside the horizontal pass).
   /// - Returns: The resampled image, same pixel format and orientation.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the result or a working buffer cannot be allocated.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when the result or a working buffer cannot be allocated.
   static func resample(_ image: Image, horizontal: FilterWeights, vertical: FilterWeights, unpremultiplying: Bool)
     throws(DecodeError) -> Image
   {

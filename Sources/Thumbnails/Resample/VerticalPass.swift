@@ -31,7 +31,7 @@ enum VerticalPass {
   ///   - channels: Interleaved channels per pixel.
   ///   - weights: The taps along y.
   ///   - output: The intermediate, `width` columns of `weights.outputCount` pixels.
-  /// - Throws: ``DecodeError/Kind/outOfMemory`` when its row buffer cannot be allocated.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when its row buffer cannot be allocated.
   static func run(
     input: UnsafePointer<UInt8>, inputStride: Int, width: Int, channels: Int, weights: FilterWeights,
     output: ColumnMajorRows
