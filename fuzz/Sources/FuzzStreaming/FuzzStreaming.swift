@@ -6,7 +6,8 @@ import ImageCodecs
 /// file (PNG or JPEG by its own signature). It is decoded once by `ImageDecoder.decode` and once by a
 /// `StreamingDecoder` fed in random-size chunks (1 byte to 4 KiB) with rows read as they become
 /// ready: both must give the same verdict (accepted, or rejected with the same error kind) and, when
-/// accepted, the same size, format and pixels.
+/// accepted, the same size, format and pixels. Below full size the verdict must also be the full-size
+/// one-call decode's (a DCT-scaled decode reads every coefficient).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStreaming(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   guard size > 3 else { return 0 }
@@ -64,6 +65,26 @@ public func fuzzStreaming(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     streamed = .success(done)
   } catch {
     streamed = .failure(error)
+  }
+
+  // A DCT-scaled decode (below full size) reads every coefficient, so its verdict is the full-size
+  // one-call decode's: accepted by both, or rejected by both with the same kind.
+  if options.jpegScale.eighths < 8 {
+    var fullOptions = options
+    fullOptions.jpegScale = .full
+    let full: DecodeError.Kind?
+    do throws(DecodeError) {
+      _ = try ImageDecoder.decode(bytes, options: fullOptions)
+      full = nil
+    } catch {
+      full = error.kind
+    }
+    let scaled: DecodeError.Kind?
+    if case .failure(let error) = streamed { scaled = error.kind } else { scaled = nil }
+    precondition(
+      full == scaled,
+      "scale \(options.jpegScale.eighths)/8 streamed: \(scaled.map { "\($0)" } ?? "accepted"), "
+        + "full size one call: \(full.map { "\($0)" } ?? "accepted")")
   }
 
   switch (whole, streamed) {
