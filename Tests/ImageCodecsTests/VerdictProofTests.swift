@@ -68,6 +68,13 @@ import Testing
       .sorted { $0.path < $1.path }
   }
 
+  /// A file's bytes. (An empty file is not read through `Data(contentsOf:)`, whose 4 KiB read buffer
+  /// for it LeakSanitizer reports as a leak in FoundationEssentials.)
+  static func read(_ url: URL) throws -> [UInt8] {
+    let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
+    return size == 0 ? [] : [UInt8](try Data(contentsOf: url))
+  }
+
   @Test func everyFixtureHasOneVerdictAtEveryScaleAndInEveryChunking() throws {
     let root = Fixtures.root
     var inputs: [URL] = []
@@ -78,8 +85,7 @@ import Testing
     #expect(inputs.count > 200)
     var problems: [String] = []
     for (index, url) in inputs.enumerated() {
-      let bytes = [UInt8](try Data(contentsOf: url))
-      problems += Self.check(bytes, name: url.lastPathComponent, seed: UInt64(index + 1))
+      problems += Self.check(try Self.read(url), name: url.lastPathComponent, seed: UInt64(index + 1))
     }
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }

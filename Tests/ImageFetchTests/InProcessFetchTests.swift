@@ -3,6 +3,7 @@ import ImageCodecs
 import ImageFetch
 import ParseFetch
 import ParseFixtureSupport
+import Synchronization
 import Testing
 import Thumbnails
 
@@ -146,4 +147,42 @@ import Thumbnails
     #expect(decodeError.kind == full.kind)
     #expect(try cacheFiles().isEmpty)
   }
+
+  /// A ``FileCaching`` of our own (the role, not DiskCache), counting what the fetcher asks of it.
+  final class CountingCache: FileCaching {
+    let inner: DiskCache
+    let counts = Mutex((stores: 0, locks: 0, removals: 0))
+    init(_ inner: DiskCache) { self.inner = inner }
+    func cachedFile(for key: CacheKey) -> URL? { inner.cachedFile(for: key) }
+    func partURL(for key: CacheKey) -> URL { inner.partURL(for: key) }
+    func store(_ part: URL, as key: CacheKey) throws(CacheError) -> URL {
+      counts.withLock { $0.stores += 1 }
+      return try inner.store(part, as: key)
+    }
+    func removeEntry(for key: CacheKey) throws(CacheError) {
+      counts.withLock { $0.removals += 1 }
+      try inner.removeEntry(for: key)
+    }
+    func lockEntry(_ key: CacheKey) async throws -> any EntryLock {
+      counts.withLock { $0.locks += 1 }
+      return try await inner.lockEntry(key)
+    }
+  }
+
+  @Test func anyCacheRoleStoresOnlyValidatedDownloads() async throws {
+    let store = CountingCache(cache)
+    let loader = MemoryLoader([
+      url: try TestFiles.bytes("Landscape_1.jpg"), bad: try TestFiles.bytes("truncated_jpeg.jpg"),
+    ])
+    let fetcher = try ImageFetcher(cache: store, downloader: loader)
+    _ = try await fetcher.cachedFile(at: url)
+    _ = try await fetcher.cachedFile(at: url)
+    await #expect(throws: ImageFetchError.self) { try await fetcher.cachedFile(at: bad) }
+    let counts = store.counts.withLock { $0 }
+    #expect(counts.stores == 1, "the truncated file is never stored")
+    #expect(counts.locks == 2, "a hit takes no lock")
+    #expect(loader.seen.downloads == 2)
+  }
+
+  var bad: URL { URL(string: "https://files.example/photo/cut.jpg")! }
 }

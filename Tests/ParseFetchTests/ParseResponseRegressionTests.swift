@@ -41,6 +41,22 @@ import Testing
     }
   }
 
+  /// FuzzParseJSON's `retry-after-non-ascii-date`: Foundation's DateFormatter trapped ("Incorrect
+  /// range CFRange") on this Retry-After value; a non-ASCII value is unreadable, not a crash.
+  @Test func aNonASCIIRetryAfterIsUnreadable() throws {
+    let value = String(
+      decoding: [UInt8]("We 2".utf8) + [0xDC, 0xB0, 0x9C, 0x8B] + Array(" 2.7:2:0 GMT".utf8), as: UTF8.self)
+    #expect(RetryPolicy.retryAfter(value) == nil)
+    #expect {
+      try ParseFile(response: 429, headers: ["Retry-After": value], body: Data(), of: photo, column: "MainImage")
+    } throws: { error in
+      guard case ParseError.rateLimited(retryAfter: nil, message: _) = error else { return false }
+      return true
+    }
+    let date = try #require(RetryPolicy.retryAfter("Wed, 21 Oct 2099 07:28:00 GMT"))
+    #expect(date > .seconds(86_400))
+  }
+
   @Test func anErrorCodeBeyondIntIsAServerErrorWithoutACode() {
     let body = Data(#"{"code":10122222222222222222,"error":"Object not found."}"#.utf8)
     #expect {

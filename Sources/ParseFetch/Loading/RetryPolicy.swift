@@ -59,6 +59,9 @@ public struct RetryPolicy: Sendable, Equatable {
       return nil
     }
     if let seconds = Int(value) { return .seconds(max(0, seconds)) }
+    // An HTTP date is printable ASCII (RFC 9110). Anything else is unreadable, and must not reach
+    // DateFormatter: on Linux it traps on some non-ASCII strings ("Incorrect range CFRange").
+    guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")
