@@ -14,7 +14,7 @@ import Testing
     let clock = ContinuousClock()
     let start = clock.now
     let error = #expect(throws: DecodeError.self, "\(type)") { try body() }
-    #expect(clock.now - start < .milliseconds(500), "\(type) took \(clock.now - start)")
+    #expect(clock.now - start < .seconds(5), "\(type) took \(clock.now - start)")
     #expect(error?.kind == .limitExceeded, "\(type): \(String(describing: error))")
     #expect(
       error?.message == "PNG chunk \(type) is \(length) bytes, over the 8000000-byte chunk limit",

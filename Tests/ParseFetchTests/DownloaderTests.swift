@@ -191,13 +191,15 @@ import Testing
   }
 
   @Test func timesOutAStalledTransfer() async throws {
-    try await fault("stall", times: -1, ["after": 50_000, "seconds": 8])
+    // The stall far outlasts the 1 s idle timeout, so only a working watchdog ends this in time,
+    // however loaded the machine is.
+    try await fault("stall", times: -1, ["after": 50_000, "seconds": 60])
     let start = ContinuousClock.now
     let error = await #expect(throws: DownloadError.self) {
       try await downloader(idleTimeout: 1, attempts: 1).download(
         from: fixture.fileURL(name), to: part)
     }
-    #expect(ContinuousClock.now - start < .seconds(7))
+    #expect(ContinuousClock.now - start < .seconds(30))
     switch error {
     case .idleTimeout?, .truncated?: break
     default: Issue.record("got \(String(describing: error))")
@@ -205,7 +207,7 @@ import Testing
   }
 
   @Test func cancellationStopsPromptlyAndKeepsThePart() async throws {
-    try await fault("trickle", ["chunk": 4096, "delay": 0.05])
+    try await fault("trickle", ["chunk": 4096, "delay": 0.2])
     let log = ProgressLog()
     let task = Task { [part, fixture, name] in
       try await downloader().download(from: fixture.fileURL(name), to: part, progress: log.handler)
@@ -214,7 +216,7 @@ import Testing
     let cancelled = ContinuousClock.now
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
-    #expect(ContinuousClock.now - cancelled < .seconds(3), "well before the 4 s trickle ends")
+    #expect(ContinuousClock.now - cancelled < .seconds(8), "well before the 16 s trickle ends")
     let kept = try Data(contentsOf: part)
     #expect(kept.count > 0 && kept.count < original.count, "kept \(kept.count) bytes")
     #expect(original.starts(with: kept))
