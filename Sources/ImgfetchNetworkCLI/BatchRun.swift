@@ -12,11 +12,15 @@ final class BatchRun: Sendable {
   let fetcher: ImageFetcher
   let reporter: ItemReporter
 
-  init(settings: FetchSettings, fetcher: ImageFetcher) {
+  init(settings: FetchSettings, fetcher: ImageFetcher, reporter: ItemReporter) {
     self.settings = settings
     self.fetcher = fetcher
-    reporter = ItemReporter(
-      output: settings.invocation.output, total: settings.className == nil ? settings.sources.count : nil)
+    self.reporter = reporter
+  }
+
+  /// The reporter of a run with these settings.
+  static func reporter(for settings: FetchSettings) -> ItemReporter {
+    ItemReporter(output: settings.invocation.output, total: settings.className == nil ? settings.sources.count : nil)
   }
 
   /// Fetches everything and returns the exit code.
