@@ -135,7 +135,7 @@ final class BatchRun: Sendable {
   private func record(_ file: FetchedFile<ValidatedImage>, into outcome: inout ItemOutcome) -> String {
     outcome.cacheHit = file.isCacheHit
     outcome.bytes = file.byteCount
-    return file.url.path
+    return file.path
   }
 
   /// The one-line message and the exit-code class of a fetch error.

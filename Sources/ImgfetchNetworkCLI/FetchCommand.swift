@@ -39,7 +39,7 @@ enum FetchCommand {
     let fetcher: ImageFetcher
     // A cache directory that cannot be made is a local file-system failure: its path and the
     // system's reason, exit 5.
-    let directory = (settings.cacheDirectory ?? DiskCache.defaultDirectory()).path
+    let directory = settings.cacheDirectory ?? DiskCache.defaultDirectory()
     do { try Directory.create(directory) } catch {
       Console.error("cannot use the cache directory: \(error)")
       return .fileSystem

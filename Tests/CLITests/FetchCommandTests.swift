@@ -129,7 +129,7 @@ import Testing
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
     // Made (and tagged) first: the typescripts go into this directory before imgfetch runs.
-    _ = try DiskCache(directory: cache)
+    _ = try DiskCache(directory: cache.path)
     let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
     let command = ([binary] + Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage"]))
       .map { "'\($0)'" }.joined(separator: " ")
