@@ -71,7 +71,7 @@ enum WarmHit {
     guard let cache = try? DiskCache(directory: settings.cacheDirectory, creating: false),
       let entry = cache.cachedFile(for: CacheKey(parseFileName: file.name))
     else { return .resolved(object, file) }
-    reporter.report(outcome(of: object, entry: entry.path, settings: settings, reporter: reporter))
+    reporter.report(outcome(of: object, entry: entry, settings: settings, reporter: reporter))
     return .served(reporter.finish(isBatch: false))
   }
 
