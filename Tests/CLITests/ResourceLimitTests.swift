@@ -22,10 +22,7 @@ import Testing
   /// Whether `imgfetch` was built with AddressSanitizer (`scripts/sanitize`). ASan reserves terabytes
   /// of shadow address space at start, so an address-space limit would stop it before `main`; for
   /// that build the memory limit is ASan's own: allocations over 512 MiB fail (return null) instead.
-  static let instrumented: Bool = {
-    guard let data = try? Data(contentsOf: binary) else { return false }
-    return data.range(of: Data("__asan_init".utf8)) != nil
-  }()
+  static let instrumented = Fixtures.imgfetchIsAddressSanitized
 
   /// Runs `imgfetch` under the limits and measures the wall time.
   static func runLimited(_ arguments: [String]) throws -> (result: ProcessResult, elapsed: Duration) {

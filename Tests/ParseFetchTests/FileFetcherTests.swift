@@ -30,7 +30,7 @@ import Testing
   }
 
   func trickle() async throws {
-    try await fixture.inject([["target": route, "kind": "trickle", "chunk": 8192, "delay": 0.03]])
+    try await fixture.inject([["target": route, "kind": "trickle", "chunk": 8192, "delay": 0.1]])
   }
 
   @Test func storesAValidatedDownloadAndHandsBackTheValue() async throws {
