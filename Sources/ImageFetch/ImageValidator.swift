@@ -68,7 +68,7 @@ final class ImageValidator: DownloadValidator {
     try takeRows()
   }
 
-  func finish(file: URL) throws {
+  func finish(file: String) throws {
     takeSlot()
     defer { releaseSlot() }
     try decoder.finish()

@@ -10,7 +10,7 @@ enum CacheCommand {
     let cache: DiskCache
     do {
       // Looking after a cache never creates one, and never touches a directory imgfetch did not make.
-      cache = try DiskCache(directory: invocation.cache.directory.map { URL(fileURLWithPath: $0) }, creating: false)
+      cache = try DiskCache(directory: invocation.cache.directory, creating: false)
     } catch {
       if case .missing(let path) = error {
         if action == "stats" && parsed.has("json") {
@@ -29,13 +29,13 @@ enum CacheCommand {
       if parsed.has("json") {
         Console.out(
           jsonLine([
-            ("directory", .string(cache.directory.path)), ("exists", .bool(true)), ("entries", .int(stats.entries)),
+            ("directory", .string(cache.directory)), ("exists", .bool(true)), ("entries", .int(stats.entries)),
             ("thumbnails", .int(stats.thumbnails)), ("partialDownloads", .int(stats.partialDownloads)),
             ("bytes", .int(Int(stats.entryBytes))),
           ]))
       } else {
         Console.out(
-          "\(cache.directory.path): \(stats.entries) images, \(stats.thumbnails) thumbnails, \(stats.partialDownloads) partial downloads, \(ProgressLine.bytes(stats.entryBytes))"
+          "\(cache.directory): \(stats.entries) images, \(stats.thumbnails) thumbnails, \(stats.partialDownloads) partial downloads, \(ProgressLine.bytes(stats.entryBytes))"
         )
       }
     case "clear":
@@ -43,11 +43,11 @@ enum CacheCommand {
         Console.error("\(error)")
         return .fileSystem
       }
-      Console.out("cleared \(cache.directory.path)")
+      Console.out("cleared \(cache.directory)")
     case "gc":
       let age = invocation.cache.maxAge
       let removed = cache.removeStaleFiles(olderThan: age)
-      Console.out("removed \(removed) stale partial or temporary files from \(cache.directory.path)")
+      Console.out("removed \(removed) stale partial or temporary files from \(cache.directory)")
     default:
       throw UsageError("cache needs one of: stats, clear, gc (got \(action))")
     }

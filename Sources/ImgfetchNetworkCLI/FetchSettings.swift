@@ -11,7 +11,7 @@ struct FetchSettings {
   let invocation: Invocation
   var sources: [FetchSource] = []
   var parse: ParseConfiguration?
-  var cacheDirectory: URL?
+  var cacheDirectory: String?
   var downloader = Downloader.Options()
 
   var className: String? { invocation.parse.className }
@@ -31,7 +31,7 @@ struct FetchSettings {
     }
     let needsParse = className != nil || sources.contains { $0.needsParse }
     if needsParse { parse = try FetchSettings.parseConfiguration(invocation.parse, environment: environment) }
-    cacheDirectory = invocation.cache.directory.map { URL(fileURLWithPath: $0) }
+    cacheDirectory = invocation.cache.directory
     if let value = invocation.network.maxBytes { downloader.maximumBytes = Int64(value) }
     if let value = invocation.network.timeout { downloader.idleTimeout = value }
     if let value = invocation.network.retries { downloader.retryPolicy.maxAttempts = value + 1 }

@@ -55,7 +55,7 @@ import Testing
 
   @Test func statsGcAndClearCountAndRemoveOnlyTheCachesOwnFiles() throws {
     try withDirectory { directory in
-      let cache = try DiskCache(directory: directory)
+      let cache = try DiskCache(directory: directory.path)
       // An entry from a URL ending `pic.tmpl` (11.5: gc deleted it, stats showed 0 B).
       let tmpl = CacheKey(url: "https://cdn.example/pic.tmpl").fileName
       try write(1000, directory, tmpl, age: 200_000)

@@ -49,7 +49,7 @@ import Testing
       seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
-    _ = try DiskCache(directory: cache)  // made (and tagged) first: the local source goes into it
+    _ = try DiskCache(directory: cache.path)  // made (and tagged) first: the local source goes into it
     let local = cache.appendingPathComponent("Landscape_1.jpg").path
     try FileManager.default.copyItem(atPath: Fixtures.image("Landscape_1.jpg"), toPath: local)
     let common = FetchCommandTests.arguments(fixture, cache: cache, ["--column", "MainImage", "--json"])

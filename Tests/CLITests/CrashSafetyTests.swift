@@ -136,7 +136,7 @@ import Testing
     // between leaves that hidden file, which gc must remove like a stale `.part`.
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
-    _ = try DiskCache(directory: cache)  // a cache as imgfetch makes it (tagged)
+    _ = try DiskCache(directory: cache.path)  // a cache as imgfetch makes it (tagged)
     let entry = cache.appendingPathComponent("photo.jpg")
     try Data(try Fixtures.bytes("testorig.jpg")).write(to: entry)
     let leftovers = [".photo.jpg.thumb-64.jpg.tmp-4242-1x2y3z", "photo.jpg.part"]

@@ -27,7 +27,7 @@ import Testing
       ])
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
-    _ = try DiskCache(directory: cache)  // made (and tagged) first: stderr.txt goes into it before the run
+    _ = try DiskCache(directory: cache.path)  // made (and tagged) first: stderr.txt goes into it before the run
     let arguments = [
       "--server", fixture.baseURL.absoluteString, "--app-id", ParseFixture.appID, "--rest-key", ParseFixture.restKey,
       "--cache-dir", cache.path, "Photo/aaaaaaaaaa", "--column", "MainImage", "--retries", "0",

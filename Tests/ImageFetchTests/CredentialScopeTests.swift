@@ -25,7 +25,7 @@ import Testing
   func fetch(from parse: ParseFixture) async throws -> Image {
     let fetcher = try ImageFetcher(
       configuration: parse.configuration(sessionToken: ParseFixture.sessionToken),
-      cache: try DiskCache(directory: try TestFiles.scratchDirectory()))
+      cache: try DiskCache(directory: try TestFiles.scratchDirectory().path))
     return try await fetcher.image(
       of: ParseObjectReference(className: "Photo", objectID: "Ed1nuqPvcm"), column: "MainImage")
   }

@@ -26,7 +26,7 @@ import Testing
     var logged: [String] { events.withLock { $0 } }
 
     func download(
-      from url: URL, to partFile: URL, headers: [String: String], headersOrigin: URL?,
+      from url: URL, to partFile: String, headers: [String: String], headersOrigin: URL?,
       consumer: DownloadConsumerFactory?, progress: ProgressHandler?
     ) async throws -> Int64 {
       let body = files[url]!
@@ -36,7 +36,7 @@ import Testing
         Thread { [self] in
           continuation.resume(
             with: Result {
-              try body.write(to: partFile)
+              try body.write(to: URL(fileURLWithPath: partFile))
               let half = body.count / 2
               self.log("\(name) consumes")
               try body.prefix(half).withUnsafeBytes { try sink.value?.consume($0) }
@@ -63,7 +63,7 @@ import Testing
     let bytes = try TestFiles.bytes("Landscape_1.jpg")
     let loader = GatedLoader([first: bytes, second: bytes], gated: first)
     let fetcher = try ImageFetcher(
-      cache: try DiskCache(directory: try TestFiles.scratchDirectory()), downloader: loader,
+      cache: try DiskCache(directory: try TestFiles.scratchDirectory().path), downloader: loader,
       maxConcurrentDecodes: slots)
     #expect(fetcher.maxConcurrentDecodes == slots)
     let a = Task { try await fetcher.cachedFile(at: first) }

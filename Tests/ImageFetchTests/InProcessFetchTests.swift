@@ -13,7 +13,7 @@ import Thumbnails
   let url = URL(string: "https://files.example/photo/landscape.jpg")!
   let cache: DiskCache
 
-  init() throws { cache = try DiskCache(directory: try TestFiles.scratchDirectory()) }
+  init() throws { cache = try DiskCache(directory: try TestFiles.scratchDirectory().path) }
 
   func fetcher(_ loader: MemoryLoader, limits: DecodeLimits = .standard) throws -> ImageFetcher {
     try ImageFetcher(cache: cache, downloader: loader, decodeOptions: DecodeOptions(limits: limits))
@@ -24,7 +24,7 @@ import Thumbnails
   }
 
   func cacheFiles() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter {
+    try FileManager.default.contentsOfDirectory(atPath: cache.directory).filter {
       !$0.hasPrefix(".") && CacheFile(fileName: $0) != .tag
     }.sorted()
   }
@@ -66,7 +66,7 @@ import Thumbnails
     let file = try await fetcher(loader).cachedFile(at: url)
     #expect(!file.isCacheHit && file.value?.width == 1800 && file.value?.height == 1200)
     #expect(file.value?.image == nil)
-    #expect(try Data(contentsOf: file.url) == TestFiles.bytes("Landscape_1.jpg"))
+    #expect(try FileManager.default.contents(atPath: file.path) == TestFiles.bytes("Landscape_1.jpg"))
   }
 
   @Test func imageHandsBackTheValidatingDecodeAndAHitMakesNoRequest() async throws {
@@ -120,8 +120,8 @@ import Thumbnails
     let made = try await fetcher.thumbnail(at: url, options: options)
     let written = try Data(contentsOf: URL(fileURLWithPath: made.thumbnail.path))
     // The same file made the ordinary way from a copy of the original, after removing ours.
-    let copy = try TestFiles.scratchDirectory().appendingPathComponent(made.original.url.lastPathComponent)
-    try FileManager.default.copyItem(at: made.original.url, to: copy)
+    let copy = try TestFiles.scratchDirectory().appendingPathComponent(made.original.key.fileName)
+    try FileManager.default.copyItem(atPath: made.original.path, toPath: copy.path)
     let reference = try Thumbnailer(options: options).makeThumbnail(forFileAt: copy.path)
     #expect(
       try Thumbnailer(options: options).image(contentsOf: made.original.path)
@@ -153,9 +153,9 @@ import Thumbnails
     let inner: DiskCache
     let counts = Mutex((stores: 0, locks: 0, removals: 0))
     init(_ inner: DiskCache) { self.inner = inner }
-    func cachedFile(for key: CacheKey) -> URL? { inner.cachedFile(for: key) }
-    func partURL(for key: CacheKey) -> URL { inner.partURL(for: key) }
-    func store(_ part: URL, as key: CacheKey) throws(CacheError) -> URL {
+    func cachedFile(for key: CacheKey) -> String? { inner.cachedFile(for: key) }
+    func partPath(for key: CacheKey) -> String { inner.partPath(for: key) }
+    func store(_ part: String, as key: CacheKey) throws(CacheError) -> String {
       counts.withLock { $0.stores += 1 }
       return try inner.store(part, as: key)
     }

@@ -24,7 +24,7 @@ final class MemoryLoader: DataLoading {
   var seen: Counts { counts.withLock { $0 } }
 
   func download(
-    from url: URL, to partFile: URL, headers: [String: String], headersOrigin: URL?,
+    from url: URL, to partFile: String, headers: [String: String], headersOrigin: URL?,
     consumer: DownloadConsumerFactory?, progress: ProgressHandler?
   ) async throws -> Int64 {
     counts.withLock { $0.downloads += 1 }
@@ -32,10 +32,10 @@ final class MemoryLoader: DataLoading {
       throw DownloadError.httpStatus(url: url.absoluteString, status: 404, excerpt: "", retryAfter: nil)
     }
     let sink = consumer?()
-    guard FileManager.default.createFile(atPath: partFile.path, contents: nil) else {
-      throw DownloadError.file(path: partFile.path, reason: "cannot create")
+    guard FileManager.default.createFile(atPath: partFile, contents: nil) else {
+      throw DownloadError.file(path: partFile, reason: "cannot create")
     }
-    let handle = try FileHandle(forWritingTo: partFile)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: partFile))
     defer { try? handle.close() }
     var offset = 0
     while offset < body.count {

@@ -9,49 +9,53 @@ import Testing
   let directory: URL
   init() throws { directory = try TestFiles.scratchDirectory() }
 
-  func put(_ cache: DiskCache, _ name: String, bytes: Int) throws -> URL {
+  func put(_ cache: DiskCache, _ name: String, bytes: Int) throws -> String {
     let key = CacheKey(parseFileName: name)
-    try Data(count: bytes).write(to: cache.partURL(for: key))
-    return try cache.store(cache.partURL(for: key), as: key)
+    try write(bytes, to: cache.partPath(for: key))
+    return try cache.store(cache.partPath(for: key), as: key)
   }
 
-  func age(_ url: URL, seconds: TimeInterval) throws {
+  func age(_ path: String, seconds: TimeInterval) throws {
     try FileManager.default.setAttributes(
-      [.modificationDate: Date(timeIntervalSinceNow: -seconds)], ofItemAtPath: url.path)
+      [.modificationDate: Date(timeIntervalSinceNow: -seconds)], ofItemAtPath: path)
   }
+
+  func write(_ count: Int, to path: String) throws { try Data(count: count).write(to: URL(fileURLWithPath: path)) }
 
   @Test func defaultsToXDGCacheHomeThenHome() {
     #expect(
-      DiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/c", "HOME": "/h"]).path
+      DiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/c", "HOME": "/h"])
         == "/x/c/imgfetch")
-    #expect(DiskCache.defaultDirectory(environment: ["HOME": "/h"]).path == "/h/.cache/imgfetch")
+    #expect(DiskCache.defaultDirectory(environment: ["HOME": "/h"]) == "/h/.cache/imgfetch")
     #expect(
-      DiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"]).path
+      DiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"])
         == "/h/.cache/imgfetch")
   }
 
   @Test func storesByRenamingThePart() throws {
-    let cache = try DiskCache(directory: directory)
+    let cache = try DiskCache(directory: directory.path)
     let key = CacheKey(parseFileName: "a_b.png")
     #expect(cache.cachedFile(for: key) == nil)
     let entry = try put(cache, "a_b.png", bytes: 10)
     #expect(cache.cachedFile(for: key) == entry)
-    #expect(!FileManager.default.fileExists(atPath: cache.partURL(for: key).path))
+    #expect(!FileManager.default.fileExists(atPath: cache.partPath(for: key)))
   }
 
   @Test func aHitMovesTheAccessTimeButNotTheModificationTime() throws {
     // The modification time stays the download's, so thumbnails made from the entry stay valid.
-    let cache = try DiskCache(directory: directory)
+    let cache = try DiskCache(directory: directory.path)
     let entry = try put(cache, "a_b.png", bytes: 10)
     try age(entry, seconds: 3600)
     _ = cache.cachedFile(for: CacheKey(parseFileName: "a_b.png"))
-    let values = try entry.resourceValues(forKeys: [.contentModificationDateKey, .contentAccessDateKey])
+    let values = try URL(fileURLWithPath: entry).resourceValues(forKeys: [
+      .contentModificationDateKey, .contentAccessDateKey,
+    ])
     #expect(values.contentAccessDate.map { $0.timeIntervalSinceNow > -60 } == true)
     #expect(values.contentModificationDate.map { $0.timeIntervalSinceNow < -3000 } == true)
   }
 
   @Test func evictsTheLeastRecentlyUsedBeyondTheBudget() throws {
-    let cache = try DiskCache(directory: directory, byteLimit: 2500)
+    let cache = try DiskCache(directory: directory.path, byteLimit: 2500)
     try age(try put(cache, "old.png", bytes: 1000), seconds: 300)
     try age(try put(cache, "used.png", bytes: 1000), seconds: 200)
     _ = cache.cachedFile(for: CacheKey(parseFileName: "used.png"))  // now the most recent
@@ -63,13 +67,13 @@ import Testing
   }
 
   @Test func keepsANewEntryLargerThanTheBudget() throws {
-    let cache = try DiskCache(directory: directory, byteLimit: 100)
+    let cache = try DiskCache(directory: directory.path, byteLimit: 100)
     _ = try put(cache, "big.png", bytes: 1000)
     #expect(cache.cachedFile(for: CacheKey(parseFileName: "big.png")) != nil)
   }
 
   @Test func removesOneEntry() throws {
-    let cache = try DiskCache(directory: directory)
+    let cache = try DiskCache(directory: directory.path)
     _ = try put(cache, "a.png", bytes: 1)
     _ = try put(cache, "b.png", bytes: 1)
     try cache.removeEntry(for: CacheKey(parseFileName: "a.png"))
@@ -79,11 +83,11 @@ import Testing
   }
 
   @Test func removesAllButPartsInUse() async throws {
-    let cache = try DiskCache(directory: directory)
+    let cache = try DiskCache(directory: directory.path)
     _ = try put(cache, "a.png", bytes: 1)
     let busy = CacheKey(parseFileName: "busy.png")
-    try Data(count: 5).write(to: cache.partURL(for: busy))
-    try Data(count: 5).write(to: cache.partURL(for: CacheKey(parseFileName: "idle.png")))
+    try write(5, to: cache.partPath(for: busy))
+    try Data(count: 5).write(to: URL(fileURLWithPath: cache.partPath(for: CacheKey(parseFileName: "idle.png"))))
     try Data(count: 3).write(to: directory.appendingPathComponent("a.png.thumb-64.png"))
     let lock = try await cache.lock(busy)
     #expect(try cache.removeAll() == 3)
@@ -95,11 +99,11 @@ import Testing
   }
 
   @Test func cleansStalePartAndTemporaryFiles() throws {
-    let cache = try DiskCache(directory: directory)
-    let fresh = cache.partURL(for: CacheKey(parseFileName: "fresh.png"))
-    let stale = cache.partURL(for: CacheKey(parseFileName: "stale.png"))
-    let temp = directory.appendingPathComponent(".x.png.thumb-64.png.tmp-123-abc")
-    for url in [fresh, stale, temp] { try Data(count: 1).write(to: url) }
+    let cache = try DiskCache(directory: directory.path)
+    let fresh = cache.partPath(for: CacheKey(parseFileName: "fresh.png"))
+    let stale = cache.partPath(for: CacheKey(parseFileName: "stale.png"))
+    let temp = directory.appendingPathComponent(".x.png.thumb-64.png.tmp-123-abc").path
+    for path in [fresh, stale, temp] { try write(1, to: path) }
     try age(stale, seconds: 7200)
     try age(temp, seconds: 7200)
     let entry = try put(cache, "keep.png", bytes: 1)
@@ -113,13 +117,13 @@ import Testing
     let file = directory.appendingPathComponent("file")
     try Data().write(to: file)
     #expect(throws: CacheError.self) {
-      try DiskCache(directory: file.appendingPathComponent("sub"))
+      try DiskCache(directory: file.appendingPathComponent("sub").path)
     }
   }
 
   @Test func tagsTheDirectoryItCreates() throws {
     let made = directory.appendingPathComponent("new/cache")
-    _ = try DiskCache(directory: made)
+    _ = try DiskCache(directory: made.path)
     let tag = try String(contentsOf: made.appendingPathComponent("CACHEDIR.TAG"), encoding: .utf8)
     #expect(tag.hasPrefix("Signature: 8a477f597d28d172789f06886806bc55\n#"))
     #expect(DiskCache.isTagged(made.path))
@@ -130,7 +134,7 @@ import Testing
       try Data(count: 4).write(to: directory.appendingPathComponent(name))
     }
     do {
-      _ = try DiskCache(directory: directory)
+      _ = try DiskCache(directory: directory.path)
       Issue.record("used a directory imgfetch did not make")
     } catch {
       guard case .notACache(let path) = error else { throw error }
@@ -149,7 +153,7 @@ import Testing
       at: directory.appendingPathComponent(".locks"), withIntermediateDirectories: true)
     try Data(count: 4).write(to: directory.appendingPathComponent("a.jpg"))
     try Data(count: 4).write(to: directory.appendingPathComponent("b.png.part"))
-    let cache = try DiskCache(directory: directory)
+    let cache = try DiskCache(directory: directory.path)
     #expect(DiskCache.isTagged(directory.path))
     #expect(cache.totalSize() == 4)
   }
@@ -157,7 +161,7 @@ import Testing
   @Test func aMissingDirectoryIsNotCreatedWhenOnlyLookedAt() throws {
     let missing = directory.appendingPathComponent("nothing-here")
     #expect {
-      try DiskCache(directory: missing, creating: false)
+      try DiskCache(directory: missing.path, creating: false)
     } throws: { error in
       guard case CacheError.missing(let path) = error else { return false }
       return path == missing.path
@@ -168,14 +172,27 @@ import Testing
   @Test func anEntryWhoseNameContainsTmpIsCountedAndKept() throws {
     // Issue 11.5: `pic.tmpl` from a URL is cached as `pic+<hash>.tmpl`; gc deleted it and stats
     // showed 0 B.
-    let cache = try DiskCache(directory: directory)
+    let cache = try DiskCache(directory: directory.path)
     let key = CacheKey(url: "https://cdn.example/pic.tmpl")
-    try Data(count: 1234).write(to: cache.partURL(for: key))
-    let entry = try cache.store(cache.partURL(for: key), as: key)
+    try write(1234, to: cache.partPath(for: key))
+    let entry = try cache.store(cache.partPath(for: key), as: key)
     try age(entry, seconds: 7200)
     #expect(cache.removeStaleFiles(olderThan: 0) == 0)
-    #expect(FileManager.default.fileExists(atPath: entry.path))
+    #expect(FileManager.default.fileExists(atPath: entry))
     #expect(cache.totalSize() == 1234)
+  }
+
+  @Test func aCreatorThatFindsAnotherCreatorsFreshTagAdoptsTheDirectory() throws {
+    // The race behind a failed parallel shard: another process published its tag after this one
+    // looked for it, before that process made `.locks`. The directory holds only the tag (and
+    // perhaps a temporary), which is a cache being made, not someone else's files.
+    let fresh = directory.appendingPathComponent("being-made")
+    try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: false)
+    try Data(DiskCache.tagSignature.utf8).write(to: fresh.appendingPathComponent("CACHEDIR.TAG"))
+    try Data().write(to: fresh.appendingPathComponent(".CACHEDIR.TAG.tmp-1-abc"))
+    #expect(DiskCache.isAdoptable(fresh.path))
+    try Data("x".utf8).write(to: fresh.appendingPathComponent("notes.txt"))
+    #expect(!DiskCache.isAdoptable(fresh.path), "someone else's file is never adopted")
   }
 
   @Test func processesCreatingOneNewCacheAtOnceAllSucceed() throws {
@@ -184,7 +201,7 @@ import Testing
       let fresh = directory.appendingPathComponent("fresh-\(round)")
       let failures = Mutex(0)
       DispatchQueue.concurrentPerform(iterations: 8) { _ in
-        do { _ = try DiskCache(directory: fresh) } catch { failures.withLock { $0 += 1 } }
+        do { _ = try DiskCache(directory: fresh.path) } catch { failures.withLock { $0 += 1 } }
       }
       #expect(failures.withLock { $0 } == 0, "round \(round)")
       #expect(DiskCache.isTagged(fresh.path))

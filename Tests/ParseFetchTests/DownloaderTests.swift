@@ -39,7 +39,7 @@ import Testing
   @Test func streamsTheWholeFileWithProgress() async throws {
     let log = ProgressLog()
     let size = try await downloader().download(
-      from: fixture.fileURL(name), to: part, progress: log.handler)
+      from: fixture.fileURL(name), to: part.path, progress: log.handler)
     #expect(size == Int64(original.count))
     #expect(try Data(contentsOf: part) == original)
     let reports = log.all
@@ -50,7 +50,7 @@ import Testing
 
   @Test func resumesAfterATruncatedBody() async throws {
     try await fault("truncate", ["at": 100_000])
-    try await downloader().download(from: fixture.fileURL(name), to: part)
+    try await downloader().download(from: fixture.fileURL(name), to: part.path)
     #expect(try Data(contentsOf: part) == original)
     #expect(try await fixture.requests(route) == 2)
     #expect(try await fixture.lastHeaders(route)["range"] == "bytes=100000-")
@@ -58,14 +58,14 @@ import Testing
 
   @Test func resumesAfterADroppedConnection() async throws {
     try await fault("drop", ["at": 150_000])
-    try await downloader().download(from: fixture.fileURL(name), to: part)
+    try await downloader().download(from: fixture.fileURL(name), to: part.path)
     #expect(try Data(contentsOf: part) == original)
   }
 
   @Test func reportsATruncationThatNeverHeals() async throws {
     try await fault("truncate", times: -1, ["at": 1000])
     let error = await #expect(throws: DownloadError.self) {
-      try await downloader(attempts: 2).download(from: fixture.fileURL(name), to: part)
+      try await downloader(attempts: 2).download(from: fixture.fileURL(name), to: part.path)
     }
     guard case .truncated? = error else {
       Issue.record("got \(String(describing: error))")
@@ -76,7 +76,7 @@ import Testing
 
   @Test func retriesAServerError() async throws {
     try await fault("status", ["status": 500])
-    try await downloader().download(from: fixture.fileURL(name), to: part)
+    try await downloader().download(from: fixture.fileURL(name), to: part.path)
     #expect(try Data(contentsOf: part) == original)
     #expect(try await fixture.requests(route) == 2)
   }
@@ -84,7 +84,7 @@ import Testing
   @Test func honoursRetryAfterOn429() async throws {
     try await fault("status", ["status": 429, "retryAfter": 1])
     let start = ContinuousClock.now
-    try await downloader().download(from: fixture.fileURL(name), to: part)
+    try await downloader().download(from: fixture.fileURL(name), to: part.path)
     #expect(ContinuousClock.now - start >= .seconds(1))
     #expect(try Data(contentsOf: part) == original)
   }
@@ -92,7 +92,7 @@ import Testing
   @Test func doesNotRetryAMissingFile() async throws {
     let missing = fixture.fileURL("0123_missing.jpg")
     let error = await #expect(throws: DownloadError.self) {
-      try await downloader().download(from: missing, to: part)
+      try await downloader().download(from: missing, to: part.path)
     }
     #expect(error?.description.contains("HTTP 404 (File not found.)") == true)
     #expect(try await fixture.requests("files/\(ParseFixture.appID)/0123_missing.jpg") == 1)
@@ -101,7 +101,7 @@ import Testing
 
   @Test func refusesAnAnnouncedBodyOverTheLimit() async throws {
     let error = await #expect(throws: DownloadError.self) {
-      try await downloader(maximumBytes: 1000).download(from: fixture.fileURL(name), to: part)
+      try await downloader(maximumBytes: 1000).download(from: fixture.fileURL(name), to: part.path)
     }
     guard case .tooLarge? = error else {
       Issue.record("got \(String(describing: error))")
@@ -113,7 +113,7 @@ import Testing
   @Test func stopsAnEndlessBodyAtTheLimit() async throws {
     try await fault("endless")
     let error = await #expect(throws: DownloadError.self) {
-      try await downloader(maximumBytes: 2 << 20).download(from: fixture.fileURL(name), to: part)
+      try await downloader(maximumBytes: 2 << 20).download(from: fixture.fileURL(name), to: part.path)
     }
     guard case .tooLarge? = error else {
       Issue.record("got \(String(describing: error))")
@@ -124,7 +124,7 @@ import Testing
 
   @Test func decodesACompressedBody() async throws {
     try await fault("gzip")
-    try await downloader().download(from: fixture.fileURL(name), to: part)
+    try await downloader().download(from: fixture.fileURL(name), to: part.path)
     #expect(try Data(contentsOf: part) == original)
   }
 
@@ -135,7 +135,7 @@ import Testing
     try await fixture.inject([["target": "files/\(ParseFixture.appID)/zeros.bin", "kind": "gzip"]])
     let error = await #expect(throws: DownloadError.self) {
       try await downloader(maximumBytes: 1 << 20).download(
-        from: fixture.fileURL("zeros.bin"), to: part)
+        from: fixture.fileURL("zeros.bin"), to: part.path)
     }
     guard case .tooLarge? = error else {
       Issue.record("got \(String(describing: error))")
@@ -146,7 +146,7 @@ import Testing
   @Test func reportsALyingContentLengthAsTruncated() async throws {
     try await fault("lie", times: -1, ["length": original.count + 5000])
     let error = await #expect(throws: DownloadError.self) {
-      try await downloader(attempts: 1).download(from: fixture.fileURL(name), to: part)
+      try await downloader(attempts: 1).download(from: fixture.fileURL(name), to: part.path)
     }
     guard case .truncated(_, let received, let expected)? = error else {
       Issue.record("got \(String(describing: error))")
@@ -162,7 +162,7 @@ import Testing
         "to": fixture.fileURL(name).absoluteString,
       ]
     ])
-    try await downloader().download(from: fixture.fileURL("moved.jpg"), to: part)
+    try await downloader().download(from: fixture.fileURL("moved.jpg"), to: part.path)
     #expect(try Data(contentsOf: part) == original)
   }
 
@@ -174,14 +174,14 @@ import Testing
       ["target": "files/\(ParseFixture.appID)/moved.jpg", "kind": "redirect", "to": target]
     ])
     let headers = fixture.configuration(sessionToken: ParseFixture.sessionToken).fileHeaders
-    try await downloader().download(from: fixture.fileURL("moved.jpg"), to: part, headers: headers)
+    try await downloader().download(from: fixture.fileURL("moved.jpg"), to: part.path, headers: headers)
     #expect(try Data(contentsOf: part) == original)
   }
 
   @Test func stopsARedirectLoop() async throws {
     try await fault("redirectLoop", times: -1)
     let error = await #expect(throws: DownloadError.self) {
-      try await downloader().download(from: fixture.fileURL(name), to: part)
+      try await downloader().download(from: fixture.fileURL(name), to: part.path)
     }
     guard case .connection(_, let urlError)? = error else {
       Issue.record("got \(String(describing: error))")
@@ -197,7 +197,7 @@ import Testing
     let start = ContinuousClock.now
     let error = await #expect(throws: DownloadError.self) {
       try await downloader(idleTimeout: 1, attempts: 1).download(
-        from: fixture.fileURL(name), to: part)
+        from: fixture.fileURL(name), to: part.path)
     }
     #expect(ContinuousClock.now - start < .seconds(30))
     switch error {
@@ -210,7 +210,7 @@ import Testing
     try await fault("trickle", ["chunk": 4096, "delay": 0.2])
     let log = ProgressLog()
     let task = Task { [part, fixture, name] in
-      try await downloader().download(from: fixture.fileURL(name), to: part, progress: log.handler)
+      try await downloader().download(from: fixture.fileURL(name), to: part.path, progress: log.handler)
     }
     while log.all.count < 3 { try await Task.sleep(for: .milliseconds(20)) }
     let cancelled = ContinuousClock.now
@@ -227,11 +227,11 @@ import Testing
       files: [name: "Landscape_1.jpg"], seed: ["filesRequireSession": true])
     let config = fixture.configuration(sessionToken: ParseFixture.sessionToken)
     try await downloader().download(
-      from: fixture.fileURL(name), to: part, headers: config.fileHeaders)
+      from: fixture.fileURL(name), to: part.path, headers: config.fileHeaders)
     #expect(try Data(contentsOf: part) == original)
     await #expect(throws: DownloadError.self) {
       try await downloader().download(
-        from: fixture.fileURL(name), to: directory.appendingPathComponent("x.part"))
+        from: fixture.fileURL(name), to: directory.appendingPathComponent("x.part").path)
     }
   }
 }

@@ -18,7 +18,7 @@ import Testing
   init() async throws {
     original = try TestFiles.bytes("Landscape_1.jpg")
     fixture = try await ParseFixture(files: [name: "Landscape_1.jpg"])
-    cache = try DiskCache(directory: try TestFiles.scratchDirectory())
+    cache = try DiskCache(directory: try TestFiles.scratchDirectory().path)
   }
 
   func fetcher(validate: @escaping FileFetcher<Int>.Validator = TestFiles.validateImage)
@@ -30,15 +30,15 @@ import Testing
   }
 
   func trickle() async throws {
-    try await fixture.inject([["target": route, "kind": "trickle", "chunk": 8192, "delay": 0.03]])
+    try await fixture.inject([["target": route, "kind": "trickle", "chunk": 8192, "delay": 0.1]])
   }
 
   @Test func storesAValidatedDownloadAndHandsBackTheValue() async throws {
     let file = try await fetcher().fetch(fixture.fileURL(name), key: key)
     #expect(
       !file.isCacheHit && file.value == original.count && file.byteCount == Int64(original.count))
-    #expect(try Data(contentsOf: file.url) == original)
-    #expect(file.url == cache.url(for: key))
+    #expect(FileManager.default.contents(atPath: file.path) == original)
+    #expect(file.path == cache.path(for: key))
   }
 
   @Test func aHitCostsNoRequestAndReportsCompletionOnce() async throws {
@@ -104,7 +104,7 @@ import Testing
     leaving.cancel()
     await #expect(throws: CancellationError.self) { try await leaving.value }
     let file = try await staying.value
-    #expect(try Data(contentsOf: file.url) == original)
+    #expect(FileManager.default.contents(atPath: file.path) == original)
     #expect(try await fixture.requests(route) == 1)
   }
 
@@ -135,7 +135,7 @@ import Testing
 
     // A later fetch resumes from the part.
     let file = try await fetcher.fetch(fixture.fileURL(name), key: key)
-    #expect(try Data(contentsOf: file.url) == original)
+    #expect(FileManager.default.contents(atPath: file.path) == original)
     #expect(try await fixture.lastHeaders(route)["range"]?.hasPrefix("bytes=") == true)
     // The whole resumed download went by without one report to the cancelled callers.
     #expect(log.all.count == received, "no bytes arrive after cancellation")
@@ -152,7 +152,7 @@ import Testing
     let (fileA, fileB) = try await (a, b)
     #expect(try await fixture.requests(route) == 1)
     #expect([fileA.isCacheHit, fileB.isCacheHit].sorted { !$0 && $1 } == [false, true])
-    #expect(try Data(contentsOf: fileA.url) == original)
+    #expect(FileManager.default.contents(atPath: fileA.path) == original)
   }
 
   @Test func waitsForAnotherProcessHoldingTheEntryLock() async throws {
@@ -167,7 +167,7 @@ import Testing
           shutil.copyfile(source, entry + ".tmp-other")
           os.rename(entry + ".tmp-other", entry)
       """
-    let entry = cache.url(for: key).path
+    let entry = cache.path(for: key)
     let other = Process()
     other.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     other.arguments = [
@@ -182,8 +182,8 @@ import Testing
     }
     #expect(String(decoding: line, as: UTF8.self).hasPrefix("LOCKED"))
     let file = try await fetcher().fetch(fixture.fileURL(name), key: key)
-    #expect(file.isCacheHit && file.url.path == entry)
-    #expect(try Data(contentsOf: file.url) == original)
+    #expect(file.isCacheHit && file.path == entry)
+    #expect(FileManager.default.contents(atPath: file.path) == original)
     #expect(try await fixture.requests(route) == 0)
   }
 
@@ -211,7 +211,7 @@ import Testing
       validate: TestFiles.validateImage)
     do {
       let file = try await fetcher.fetch(fixture.fileURL(name), key: key)
-      #expect(try Data(contentsOf: file.url) == original)
+      #expect(FileManager.default.contents(atPath: file.path) == original)
       #expect(try cacheContents() == [key.fileName])
     } catch {
       let message = "\(error)"
@@ -220,14 +220,14 @@ import Testing
       #expect(left.isEmpty || left == [key.fileName + ".part"], "\(fault): \(left)")
       if let part = left.first {
         #expect(
-          original.starts(with: try Data(contentsOf: cache.directory.appendingPathComponent(part))))
+          original.starts(with: try Data(contentsOf: URL(fileURLWithPath: cache.directory + "/" + part))))
       }
     }
   }
 
   /// The cache's entries and `.part` files (not its lock directory or its CACHEDIR.TAG).
   func cacheContents() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: cache.directory.path).filter {
+    try FileManager.default.contentsOfDirectory(atPath: cache.directory).filter {
       !$0.hasPrefix(".") && CacheFile(fileName: $0) != .tag
     }
   }

@@ -229,7 +229,7 @@ import Testing
     let signed = URL(string: "http://user:pw-SECRET@127.0.0.1:9/f.jpg?X-Amz-Signature=SECRET")!
     await record {
       try await Downloader(options: .init(retryPolicy: .none)).download(
-        from: signed, to: fixture.directory.appendingPathComponent("x.part"), headers: full.fileHeaders)
+        from: signed, to: fixture.directory.appendingPathComponent("x.part").path, headers: full.fileHeaders)
     }
     #expect(messages.count == 19)
     for message in messages { #expect(!message.contains("SECRET"), "\(message)") }

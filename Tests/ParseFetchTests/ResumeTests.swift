@@ -29,7 +29,7 @@ import Testing
     let fixture = try await fixture()
     try original.prefix(200_000).write(to: part)
     let log = ProgressLog()
-    try await downloader.download(from: fixture.fileURL(name), to: part, progress: log.handler)
+    try await downloader.download(from: fixture.fileURL(name), to: part.path, progress: log.handler)
     #expect(try Data(contentsOf: part) == original)
     #expect(try await fixture.requests(route) == 1)
     #expect(
@@ -39,7 +39,7 @@ import Testing
   @Test func acceptsParsesOffByOneContentRange() async throws {
     let fixture = try await fixture(quirks: ["offByOne": true])
     try original.prefix(123_456).write(to: part)
-    try await downloader.download(from: fixture.fileURL(name), to: part)
+    try await downloader.download(from: fixture.fileURL(name), to: part.path)
     #expect(try Data(contentsOf: part) == original)
     #expect(try await fixture.requests(route) == 1)
   }
@@ -47,7 +47,7 @@ import Testing
   @Test func restartsWhenTheServerIgnoresRange() async throws {
     let fixture = try await fixture(quirks: ["ignoreRange": true])
     try Data(repeating: 0xAB, count: 50_000).write(to: part)  // stale bytes that must not survive
-    try await downloader.download(from: fixture.fileURL(name), to: part)
+    try await downloader.download(from: fixture.fileURL(name), to: part.path)
     #expect(try Data(contentsOf: part) == original)
     #expect(try await fixture.requests(route) == 1)
   }
@@ -55,7 +55,7 @@ import Testing
   @Test func restartsOnAnImpossible206() async throws {
     let fixture = try await fixture(quirks: ["impossible206": true])
     try (original + Data(count: 10)).write(to: part)  // longer than the file
-    try await downloader.download(from: fixture.fileURL(name), to: part)
+    try await downloader.download(from: fixture.fileURL(name), to: part.path)
     #expect(try Data(contentsOf: part) == original)
     #expect(try await fixture.requests(route) == 2)
   }
@@ -63,21 +63,21 @@ import Testing
   @Test func restartsOn416() async throws {
     let fixture = try await fixture()
     try (original + Data(count: 10)).write(to: part)
-    try await downloader.download(from: fixture.fileURL(name), to: part)
+    try await downloader.download(from: fixture.fileURL(name), to: part.path)
     #expect(try Data(contentsOf: part) == original)
   }
 
   @Test func resumesFromNginx() async throws {
     let nginx = try await NginxHost(images: ["Landscape_1.jpg"])
     try original.prefix(300_000).write(to: part)
-    try await downloader.download(from: nginx.url("Landscape_1.jpg"), to: part)
+    try await downloader.download(from: nginx.url("Landscape_1.jpg"), to: part.path)
     #expect(try Data(contentsOf: part) == original)
   }
 
   @Test func restartsWhenNginxRefusesTheRange() async throws {
     let nginx = try await NginxHost(images: ["Landscape_1.jpg"])
     try (original + Data(count: 3)).write(to: part)
-    try await downloader.download(from: nginx.url("Landscape_1.jpg"), to: part)
+    try await downloader.download(from: nginx.url("Landscape_1.jpg"), to: part.path)
     #expect(try Data(contentsOf: part) == original)
   }
 
@@ -87,12 +87,12 @@ import Testing
     try await fixture.inject([["target": route, "kind": "drop", "at": 170_000]])
     await #expect(throws: DownloadError.self) {
       try await Downloader(options: .init(retryPolicy: .none)).download(
-        from: fixture.fileURL(name), to: part)
+        from: fixture.fileURL(name), to: part.path)
     }
     let kept = try Data(contentsOf: part)  // a reset may discard bytes still in flight
     #expect(kept.count > 0 && kept.count <= 170_000 && original.starts(with: kept))
     let nginx = try await NginxHost(images: ["Landscape_1.jpg"])
-    try await downloader.download(from: nginx.url("Landscape_1.jpg"), to: part)
+    try await downloader.download(from: nginx.url("Landscape_1.jpg"), to: part.path)
     #expect(try Data(contentsOf: part) == original)
   }
 

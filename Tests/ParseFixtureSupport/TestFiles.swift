@@ -35,8 +35,8 @@ public enum TestFiles {
 
   /// Accepts complete PNG and JPEG files by their signature and end marker: enough to prove
   /// the cache stores only what validation accepted (the real decoder lives in ImageFetch).
-  public static let validateImage: @Sendable (URL) throws -> Int = { url in
-    let data = try Data(contentsOf: url)
+  public static let validateImage: @Sendable (String) throws -> Int = { path in
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
     let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
     if data.starts(with: png), data.suffix(8).elementsEqual(iend) { return data.count }

@@ -7,7 +7,7 @@ import SystemFiles
 extension DiskCache {
   /// One file in the cache directory.
   struct Item {
-    var url: URL
+    var path: String
     var kind: CacheFile
     var size: Int64
     var modified: Date
@@ -19,7 +19,7 @@ extension DiskCache {
   /// - Parameter key: The entry's key.
   /// - Throws: ``CacheError/remove(path:reason:)`` when it exists and cannot be removed.
   public func removeEntry(for key: CacheKey) throws(CacheError) {
-    try remove(url(for: key))
+    try remove(path(for: key))
   }
 
   /// Removes every entry, thumbnail and temporary file, and every `.part` file not being written
@@ -95,28 +95,28 @@ extension DiskCache {
     var total = entries.reduce(0) { $0 + $1.size }
     while total > byteLimit, !entries.isEmpty {
       let oldest = entries.removeFirst()
-      guard oldest.url.lastPathComponent != key.fileName else { continue }
-      if (try? remove(oldest.url)) != nil { total -= oldest.size }
+      guard oldest.path != path(for: key) else { continue }
+      if (try? remove(oldest.path)) != nil { total -= oldest.size }
     }
   }
 
   /// Regular files of the directory whose kind passes `filter`.
   func items(including filter: (CacheFile) -> Bool) -> [Item] {
-    let names = (try? Directory.names(in: directory.path)) ?? []
+    let names = (try? Directory.names(in: directory)) ?? []
     return names.compactMap { name in
       let kind = CacheFile(fileName: name)
       guard filter(kind) else { return nil }
-      let url = directory.appendingPathComponent(name)
-      guard let status = try? FileStatus.withoutFollowingLinks(url.path), status.kind == .regular else { return nil }
+      let path = file(name)
+      guard let status = try? FileStatus.withoutFollowingLinks(path), status.kind == .regular else { return nil }
       let modified = Date(timeIntervalSince1970: status.modified.secondsSinceEpoch)
       let accessed = Date(timeIntervalSince1970: status.accessed.secondsSinceEpoch)
-      return Item(url: url, kind: kind, size: Int64(status.size), modified: modified, used: max(modified, accessed))
+      return Item(path: path, kind: kind, size: Int64(status.size), modified: modified, used: max(modified, accessed))
     }
   }
 
-  private func remove(_ url: URL) throws(CacheError) {
-    guard unlink(url.path) == 0 || errno == ENOENT else {
-      throw .remove(path: url.path, reason: posixReason())
+  private func remove(_ path: String) throws(CacheError) {
+    guard unlink(path) == 0 || errno == ENOENT else {
+      throw .remove(path: path, reason: posixReason())
     }
   }
 
@@ -125,12 +125,12 @@ extension DiskCache {
   @discardableResult
   private func removeUnlessLocked(_ item: Item) throws(CacheError) -> Bool {
     guard case .partial(let entry) = item.kind else {
-      try remove(item.url)
+      try remove(item.path)
       return true
     }
     guard let lock = try FileLock.tryAcquire(lockPath(forFileName: entry)) else { return false }
     defer { lock.unlock() }
-    try remove(item.url)
+    try remove(item.path)
     return true
   }
 }

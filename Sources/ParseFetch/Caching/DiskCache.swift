@@ -16,8 +16,8 @@ import SystemFiles
 /// process or another) never see a partial file. Hits touch the entry's access time,
 /// which is what the least-recently-used eviction sorts by.
 public final class DiskCache: Sendable {
-  /// The directory holding the entries.
-  public let directory: URL
+  /// The directory holding the entries: an absolute path without a trailing slash.
+  public let directory: String
   /// The most bytes the entries may take; the oldest are evicted after each store.
   public let byteLimit: Int64?
 
@@ -30,17 +30,17 @@ public final class DiskCache: Sendable {
   /// any other directory is refused, so a mistyped `--cache-dir ~/Pictures` can never be cleared,
   /// collected or evicted.
   /// - Parameters:
-  ///   - directory: Where to keep entries; ``defaultDirectory(environment:)`` when nil.
+  ///   - directory: The path of the directory that keeps the entries (a relative one is taken
+  ///     from the current directory); ``defaultDirectory(environment:)`` when nil.
   ///   - byteLimit: The budget for entries, or nil for no limit.
   ///   - creating: Whether to create a missing directory (the default); when false a missing
   ///     directory throws ``CacheError/missing(path:)`` and nothing is created.
   /// - Throws: ``CacheError/directory(path:reason:)`` when it cannot be created or tagged,
   ///   ``CacheError/notACache(path:)`` for a directory of other files, ``CacheError/missing(path:)``.
-  public init(directory: URL? = nil, byteLimit: Int64? = nil, creating: Bool = true) throws(CacheError) {
-    let directory = directory ?? Self.defaultDirectory()
-    self.directory = directory
+  public init(directory: String? = nil, byteLimit: Int64? = nil, creating: Bool = true) throws(CacheError) {
+    let path = Self.absolute(directory ?? Self.defaultDirectory())
+    self.directory = path
     self.byteLimit = byteLimit
-    let path = directory.path
     if !creating && FileStatus.of(path) == nil { throw .missing(path: path) }
     do {
       try Directory.create(path)
@@ -75,52 +75,64 @@ public final class DiskCache: Sendable {
   }
 
   /// Empty, or an untagged cache of an earlier imgfetch: a `.locks` directory and only the cache's files.
-  /// A `.locks` directory and temporary files alone count as empty: another process creating the
-  /// same cache at this moment (parallel shards into a new directory) has made them.
+  /// A `.locks` directory, the tag and temporary files alone count as empty: another process
+  /// creating the same cache at this moment (parallel shards into a new directory) has made them,
+  /// and may have published its tag after this one looked for it.
   static func isAdoptable(_ path: String) -> Bool {
     guard let names = try? Directory.names(in: path) else { return false }
-    if names.allSatisfy({ $0 == ".locks" || CacheFile(fileName: $0) == .temporary }) { return true }
+    let madeByACreator = names.allSatisfy {
+      $0 == ".locks" || $0 == CacheFile.tagName || CacheFile(fileName: $0) == .temporary
+    }
+    if madeByACreator { return true }
     guard names.contains(".locks"), FileStatus.of("\(path)/.locks")?.kind == .directory else { return false }
     return names.allSatisfy { $0 == ".locks" || CacheFile(fileName: $0) != .foreign }
   }
 
   /// `$XDG_CACHE_HOME/imgfetch`, else `~/.cache/imgfetch`.
   /// - Parameter environment: The variables to read; the process environment by default.
-  /// - Returns: The directory URL.
+  /// - Returns: The directory's path.
   public static func defaultDirectory(
     environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> URL {
+  ) -> String {
     if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-      return URL(fileURLWithPath: xdg).appendingPathComponent("imgfetch")
+      return absolute(xdg) + "/imgfetch"
     }
-    let home = environment["HOME"] ?? NSHomeDirectory()
-    return URL(fileURLWithPath: home).appendingPathComponent(".cache/imgfetch")
+    return absolute(environment["HOME"] ?? NSHomeDirectory()) + "/.cache/imgfetch"
+  }
+
+  /// `path` made absolute against the current directory, without trailing slashes, so that the
+  /// paths the cache hands out stay right if the process changes directory.
+  static func absolute(_ path: String) -> String {
+    var path = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
   }
 
   /// Where the entry for `key` is (or would be) stored.
   /// - Parameter key: The entry's key.
   /// - Returns: The entry's path.
-  public func url(for key: CacheKey) -> URL { directory.appendingPathComponent(key.fileName) }
+  public func path(for key: CacheKey) -> String { file(key.fileName) }
 
   /// Where the download for `key` is written until it is validated.
   /// - Parameter key: The entry's key.
   /// - Returns: The `.part` file's path.
-  public func partURL(for key: CacheKey) -> URL {
-    directory.appendingPathComponent(key.fileName + ".part")
-  }
+  public func partPath(for key: CacheKey) -> String { file(key.fileName + ".part") }
+
+  /// The path of the file `name` in the directory.
+  func file(_ name: String) -> String { directory == "/" ? "/" + name : directory + "/" + name }
 
   /// Looks up an entry without any network access, marking it as recently used.
   /// - Parameter key: The entry's key.
   /// - Returns: The entry's path, or nil on a miss.
-  public func cachedFile(for key: CacheKey) -> URL? {
-    let url = url(for: key)
+  public func cachedFile(for key: CacheKey) -> String? {
+    let path = path(for: key)
     // Only the access time moves: the modification time stays the download's, so thumbnails
     // made from the entry (which compare modification times) remain up to date.
     let (now, omit) = ((1 << 30) - 1, (1 << 30) - 2)  // UTIME_NOW, UTIME_OMIT (macros Swift cannot see)
     var times = [timespec(tv_sec: 0, tv_nsec: now), timespec(tv_sec: 0, tv_nsec: omit)]
-    if utimensat(AT_FDCWD, url.path, &times, 0) == 0 { return url }
+    if utimensat(AT_FDCWD, path, &times, 0) == 0 { return path }
     // A read-only cache still serves its entries; they just do not move up in the LRU order.
-    return errno != ENOENT && access(url.path, R_OK) == 0 ? url : nil
+    return errno != ENOENT && access(path, R_OK) == 0 ? path : nil
   }
 
   /// Makes a validated `.part` file the entry for `key`: fsync, rename, fsync the directory,
@@ -130,10 +142,10 @@ public final class DiskCache: Sendable {
   ///   - key: The entry's key.
   /// - Returns: The entry's path.
   /// - Throws: ``CacheError/store(path:reason:)``.
-  public func store(_ part: URL, as key: CacheKey) throws(CacheError) -> URL {
-    let entry = url(for: key)
-    do { try AtomicPublish.rename(part.path, to: entry.path) } catch {
-      throw .store(path: entry.path, reason: error.message)
+  public func store(_ part: String, as key: CacheKey) throws(CacheError) -> String {
+    let entry = path(for: key)
+    do { try AtomicPublish.rename(part, to: entry) } catch {
+      throw .store(path: entry, reason: error.message)
     }
     evictIfNeeded(keeping: key)
     return entry
@@ -144,6 +156,6 @@ public final class DiskCache: Sendable {
   }
 
   func lockPath(forFileName name: String) -> String {
-    directory.appendingPathComponent(".locks/\(name).lock").path
+    file(".locks/\(name).lock")
   }
 }

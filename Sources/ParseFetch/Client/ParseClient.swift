@@ -21,6 +21,8 @@ public final class ParseClient: Sendable {
   /// When failed requests are tried again.
   public let retryPolicy: RetryPolicy
   let session: URLSession
+  /// The REST headers, which go only to the server's own origin.
+  let credentials: ScopedHeaders
 
   /// Creates a client with its own URL session (no shared URL cache).
   /// - Parameters:
@@ -38,7 +40,11 @@ public final class ParseClient: Sendable {
     sessionConfiguration.timeoutIntervalForRequest = timeout
     sessionConfiguration.urlCache = nil
     sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    session = URLSession(configuration: sessionConfiguration)
+    credentials = ScopedHeaders(
+      fields: configuration.restHeaders, origin: Origin(configuration.serverURL))
+    session = URLSession(
+      configuration: sessionConfiguration,
+      delegate: RESTRedirectPolicy(credentials: credentials), delegateQueue: nil)
   }
 
   deinit { session.finishTasksAndInvalidate() }
@@ -60,10 +66,7 @@ public final class ParseClient: Sendable {
   /// Sends a GET with the REST headers, retrying transient failures.
   /// - Returns: The decoded JSON body of a 2xx answer.
   func get(_ url: URL, object: ParseObjectReference? = nil) async throws -> JSONValue {
-    var request = URLRequest(url: url)
-    for (name, value) in configuration.restHeaders {
-      request.setValue(value, forHTTPHeaderField: name)
-    }
+    let request = credentials.applied(to: URLRequest(url: url))
     var retry = 0
     while true {
       let error: ParseError
@@ -98,6 +101,15 @@ public final class ParseClient: Sendable {
     }
     if (200..<300).contains(http.statusCode), let body = JSONValue.parse(data) {
       return .success(body)
+    }
+    if (300..<400).contains(http.statusCode), let location = http.value(forHTTPHeaderField: "Location"),
+      let target = URL(string: location, relativeTo: request.url),
+      Origin(target) != credentials.origin
+    {
+      return .failure(
+        .redirectedElsewhere(
+          server: configuration.serverURL.redactedForLog,
+          location: Origin(target)?.description ?? target.redactedForLog))
     }
     return .failure(.from(response: http, body: data, object: object))
   }

@@ -34,6 +34,9 @@ public enum ParseError: Error, Sendable, CustomStringConvertible {
   case unexpectedResponse(status: Int, contentType: String?, excerpt: String)
   /// No HTTP answer: the connection failed or timed out.
   case connection(url: String, URLError)
+  /// The server answered with a redirect to another origin (`location`: its scheme, host and
+  /// port), which is not followed because REST requests carry the Parse keys.
+  case redirectedElsewhere(server: String, location: String)
 
   /// One sentence that says what failed and what to do.
   public var description: String {
@@ -65,6 +68,9 @@ public enum ParseError: Error, Sendable, CustomStringConvertible {
     case .connection(let url, let error):
       "could not reach \(url) (\(error.code.rawValue): \(error.localizedDescription)); "
         + "check that the server is up"
+    case .redirectedElsewhere(let server, let location):
+      "the Parse server at \(server) redirected to another origin (\(location)); Parse keys are sent "
+        + "only to their own origin: set the server URL to where the server really is"
     }
   }
 

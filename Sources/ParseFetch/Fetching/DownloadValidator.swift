@@ -12,14 +12,14 @@ public protocol DownloadValidator<Value>: DownloadConsumer {
 
 /// A validator that looks at the file only once it is complete (`validate` reads it from disk).
 final class FileValidator<Value: Sendable>: DownloadValidator {
-  private let validate: @Sendable (URL) throws -> Value
+  private let validate: @Sendable (String) throws -> Value
   private(set) var value: Value?
 
-  init(_ validate: @escaping @Sendable (URL) throws -> Value) { self.validate = validate }
+  init(_ validate: @escaping @Sendable (String) throws -> Value) { self.validate = validate }
 
   func consume(_ bytes: UnsafeRawBufferPointer) throws {}
 
-  func finish(file: URL) throws { value = try validate(file) }
+  func finish(file: String) throws { value = try validate(file) }
 }
 
 /// The validators one fetch made, so the fetch can tell a rejection from a failed transfer and

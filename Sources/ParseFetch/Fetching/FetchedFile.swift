@@ -4,10 +4,8 @@ import Foundation
 public struct FetchedFile<Value: Sendable>: Sendable {
   /// The key the entry is stored under.
   public var key: CacheKey
-  /// The entry's location in the cache directory, as a file URL.
-  public var url: URL
-  /// The entry's path, as the codecs and thumbnails take it.
-  public var path: String { url.path }
+  /// The entry's path in the cache directory (a local file is a `String` path in every module).
+  public var path: String
   /// What the validation returned (such as the decoded image) when the file was downloaded
   /// and validated by this fetch or a transfer it shared; nil on a cache hit.
   public var value: Value?

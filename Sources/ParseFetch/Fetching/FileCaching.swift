@@ -6,11 +6,11 @@ import Foundation
 /// ``DiskCache`` is the default. A test can give a ``FileFetcher`` an in-memory fake.
 public protocol FileCaching: Sendable {
   /// The entry for `key` if it is stored (marking it recently used), without validation.
-  func cachedFile(for key: CacheKey) -> URL?
+  func cachedFile(for key: CacheKey) -> String?
   /// Where the download for `key` is written until it is validated.
-  func partURL(for key: CacheKey) -> URL
+  func partPath(for key: CacheKey) -> String
   /// Makes a validated `.part` file the entry for `key`; returns the entry's path.
-  func store(_ part: URL, as key: CacheKey) throws(CacheError) -> URL
+  func store(_ part: String, as key: CacheKey) throws(CacheError) -> String
   /// Removes the entry for `key` (no error when it is absent).
   func removeEntry(for key: CacheKey) throws(CacheError)
   /// Waits for the exclusive right to download and store `key` (across processes for a

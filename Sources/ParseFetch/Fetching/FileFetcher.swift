@@ -6,7 +6,7 @@ import Synchronization
 /// bytes as they arrive, and stored only once it accepted the whole file.
 ///
 /// ```swift
-/// let fetcher = FileFetcher(cache: try DiskCache()) { url in try decodeImage(at: url) }
+/// let fetcher = FileFetcher(cache: try DiskCache()) { path in try decodeImage(at: path) }
 /// let file = try await fetcher.fetch(url, key: CacheKey(parseFileName: name)) { print($0) }
 /// ```
 ///
@@ -17,7 +17,7 @@ import Synchronization
 public final class FileFetcher<Value: Sendable>: Sendable {
   /// Checks a complete download and returns what later stages need (such as a decoded image);
   /// throwing rejects the file.
-  public typealias Validator = @Sendable (URL) throws -> Value
+  public typealias Validator = @Sendable (String) throws -> Value
 
   /// Makes the validator of each download attempt.
   public typealias ValidatorFactory = @Sendable () -> any DownloadValidator<Value>
@@ -93,9 +93,9 @@ public final class FileFetcher<Value: Sendable>: Sendable {
 
   /// The entry for `key` if it is cached, without validation.
   func cachedEntry(_ key: CacheKey) -> FetchedFile<Value>? {
-    guard let url = cache.cachedFile(for: key) else { return nil }
+    guard let path = cache.cachedFile(for: key) else { return nil }
     return FetchedFile(
-      key: key, url: url, value: nil, isCacheHit: true, byteCount: Downloader.size(of: url))
+      key: key, path: path, value: nil, isCacheHit: true, byteCount: Downloader.size(of: path))
   }
 
   /// Downloads, validates and stores one entry, holding its file lock throughout.
@@ -108,7 +108,7 @@ public final class FileFetcher<Value: Sendable>: Sendable {
       progress(DownloadProgress(bytesReceived: hit.byteCount, bytesExpected: hit.byteCount))
       return hit
     }
-    let part = cache.partURL(for: request.key)
+    let part = cache.partPath(for: request.key)
     let validators = ValidatorLog(request.makeValidator)
     let size: Int64
     do {
@@ -120,16 +120,16 @@ public final class FileFetcher<Value: Sendable>: Sendable {
     } catch is CancellationError {
       throw CancellationError()
     } catch {
-      try? FileManager.default.removeItem(at: part)
+      try? FileManager.default.removeItem(atPath: part)
       throw CacheError.validationFailed(request.key, underlying: error)
     }
     guard let value = validators.value else {
-      try? FileManager.default.removeItem(at: part)
+      try? FileManager.default.removeItem(atPath: part)
       throw CacheError.validationFailed(
-        request.key, underlying: DownloadError.file(path: part.path, reason: "not validated"))
+        request.key, underlying: DownloadError.file(path: part, reason: "not validated"))
     }
     let entry = try cache.store(part, as: request.key)
     return FetchedFile(
-      key: request.key, url: entry, value: value, isCacheHit: false, byteCount: size)
+      key: request.key, path: entry, value: value, isCacheHit: false, byteCount: size)
   }
 }

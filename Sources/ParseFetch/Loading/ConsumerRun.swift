@@ -23,17 +23,19 @@ final class ConsumerRun: @unchecked Sendable {
 
   // The consumer, the handle and `consumed` are touched only on `queue`, one block at a time.
   private let consumer: any DownloadConsumer
-  private let file: URL
+  private let file: String
   private var handle: FileHandle?
   private var consumed: Int64 = 0
-  private let queue = DispatchQueue(
-    label: "ParseFetch.DownloadConsumer", target: .global(qos: .userInitiated))
+  // Not targeting a global queue: a serial queue of its own gets a thread even when the global
+  // pool (one thread per core on Linux, blind to blocked threads) is busy decoding, so the
+  // session's callbacks, and with them the other transfers, go on meanwhile.
+  private let queue = DispatchQueue(label: "ParseFetch.DownloadConsumer", qos: .userInitiated)
   private let state = Mutex(State())
   private let onError: @Sendable (any Error) -> Void
 
   /// Starts a run whose file already holds `start` bytes (a resume), which it consumes first.
   init(
-    _ consumer: any DownloadConsumer, file: URL, start: Int64,
+    _ consumer: any DownloadConsumer, file: String, start: Int64,
     onError: @escaping @Sendable (any Error) -> Void
   ) {
     self.consumer = consumer
@@ -91,7 +93,7 @@ final class ConsumerRun: @unchecked Sendable {
       }
       guard let target else { return }
       do {
-        if handle == nil { handle = try FileHandle(forReadingFrom: file) }
+        if handle == nil { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file)) }
         try handle!.seek(toOffset: UInt64(consumed))
         let count = Int(min(target - consumed, Int64(Self.readSize)))
         let chunk = try handle!.read(upToCount: count) ?? Data()

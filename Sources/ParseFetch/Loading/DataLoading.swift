@@ -6,7 +6,7 @@ public protocol DataLoading: Sendable {
   /// Downloads `url` into `partFile`, resuming from the bytes it already holds.
   /// - Parameters:
   ///   - url: The file's URL.
-  ///   - partFile: The file to write; created when missing.
+  ///   - partFile: The path of the file to write; created when missing.
   ///   - headers: Extra request headers.
   ///   - headersOrigin: The only origin that receives `headers` (`url`'s own when nil).
   ///   - consumer: Makes, for each attempt, what sees the body as it is written: it gets the
@@ -16,7 +16,7 @@ public protocol DataLoading: Sendable {
   ///   - progress: Called as bytes arrive.
   /// - Returns: The size of the complete file.
   func download(
-    from url: URL, to partFile: URL, headers: [String: String], headersOrigin: URL?,
+    from url: URL, to partFile: String, headers: [String: String], headersOrigin: URL?,
     consumer: DownloadConsumerFactory?, progress: ProgressHandler?
   ) async throws -> Int64
 }
@@ -30,7 +30,7 @@ public protocol DownloadConsumer: AnyObject {
   /// Takes the next bytes of the file; throwing rejects the download and stops the transfer.
   func consume(_ bytes: UnsafeRawBufferPointer) throws
   /// Called once after the last byte, with the complete file; throwing rejects the download.
-  func finish(file: URL) throws
+  func finish(file: String) throws
 }
 
 /// Makes a fresh ``DownloadConsumer`` for each attempt of a download.

@@ -63,13 +63,13 @@ final class PartFileWriter {
   /// Bytes in the file.
   private(set) var size: Int64
 
-  init(_ url: URL, keeping bytes: Int64) throws {
-    if !FileManager.default.fileExists(atPath: url.path) {
-      guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+  init(_ path: String, keeping bytes: Int64) throws {
+    if !FileManager.default.fileExists(atPath: path) {
+      guard FileManager.default.createFile(atPath: path, contents: nil) else {
         throw CocoaError(.fileWriteUnknown)
       }
     }
-    handle = try FileHandle(forWritingTo: url)
+    handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     try handle.truncate(atOffset: UInt64(bytes))
     try handle.seekToEnd()
     size = bytes

@@ -24,7 +24,7 @@ final class DownloadAttempt: Sendable {
     var request: URLRequest
     /// Credentials that go only to their origin, across redirects too.
     var headers: ScopedHeaders
-    var partFile: URL
+    var partFile: String
     var offset: Int64
     var maximumBytes: Int64
     var idleTimeout: TimeInterval
@@ -97,7 +97,7 @@ final class DownloadAttempt: Sendable {
             }
           }
         } catch {
-          state.verdict = .failed(.file(path: parameters.partFile.path, reason: "\(error)"))
+          state.verdict = .failed(.file(path: parameters.partFile, reason: "\(error)"))
         }
       case .collectError(let status, let retryAfter): state.errorStatus = (status, retryAfter)
       case .stop(let outcome): state.verdict = outcome
@@ -126,7 +126,7 @@ final class DownloadAttempt: Sendable {
           try writer.append(data)
           state.consumer?.written(upTo: writer.size)
         } catch {
-          state.verdict = .failed(.file(path: parameters.partFile.path, reason: "\(error)"))
+          state.verdict = .failed(.file(path: parameters.partFile, reason: "\(error)"))
         }
       }
       return state.verdict == nil

@@ -72,7 +72,7 @@ public final class Downloader: Sendable {
   /// Downloads `url` into `partFile`, resuming from the bytes it already holds.
   /// - Parameters:
   ///   - url: The file's URL; redirects are followed.
-  ///   - partFile: The file to write; created when missing.
+  ///   - partFile: The path of the file to write; created when missing.
   ///   - headers: Extra request headers, such as the Parse application id and session token.
   ///   - headersOrigin: The only origin (scheme, host and port) that receives `headers`:
   ///     `url`'s own when nil. A request to any other origin, first or after a redirect,
@@ -85,7 +85,7 @@ public final class Downloader: Sendable {
   ///   file is kept only when a later resume can use it); `CancellationError` when cancelled.
   @discardableResult
   public func download(
-    from url: URL, to partFile: URL, headers: [String: String] = [:], headersOrigin: URL? = nil,
+    from url: URL, to partFile: String, headers: [String: String] = [:], headersOrigin: URL? = nil,
     consumer: DownloadConsumerFactory? = nil, progress: ProgressHandler? = nil
   ) async throws -> Int64 {
     let scoped = ScopedHeaders(fields: headers, origin: Origin(headersOrigin ?? url))
@@ -111,13 +111,13 @@ public final class Downloader: Sendable {
       case .rejected(let error):
         throw error
       case .restart:
-        try? FileManager.default.removeItem(at: partFile)
+        try? FileManager.default.removeItem(atPath: partFile)
       case .failed(let error):
         retry += 1
         guard error.isTransient,
           let wait = options.retryPolicy.delay(beforeRetry: retry, retryAfter: error.retryAfter)
         else {
-          if !error.keepsPartialData { try? FileManager.default.removeItem(at: partFile) }
+          if !error.keepsPartialData { try? FileManager.default.removeItem(atPath: partFile) }
           throw error
         }
         try await Task.sleep(for: wait)
@@ -126,7 +126,7 @@ public final class Downloader: Sendable {
   }
 
   /// The size of a file, 0 when it does not exist.
-  static func size(of file: URL) -> Int64 {
-    Int64(FileStatus.of(file.path)?.size ?? 0)
+  static func size(of file: String) -> Int64 {
+    Int64(FileStatus.of(file)?.size ?? 0)
   }
 }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Two URLs share an origin when all three match, with an absent port standing for the
 /// scheme's default (80 for http, 443 for https).
-struct Origin: Hashable, Sendable {
+struct Origin: Hashable, Sendable, CustomStringConvertible {
   var scheme: String
   var host: String
   var port: Int
@@ -21,6 +21,12 @@ struct Origin: Hashable, Sendable {
     self.scheme = scheme
     self.host = host
     self.port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+  }
+
+  /// `scheme://host:port`, the port left out when it is the scheme's default.
+  var description: String {
+    let isDefault = (scheme == "https" && port == 443) || (scheme == "http" && port == 80)
+    return "\(scheme)://\(host)" + (isDefault || port < 0 ? "" : ":\(port)")
   }
 }
 
