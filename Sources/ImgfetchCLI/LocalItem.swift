@@ -63,6 +63,9 @@ public enum LocalItem {
   public static func describe(_ error: ThumbnailError) -> (kind: ItemOutcome.FailureKind, message: String) {
     switch error {
     case .decode(let error): describe(error)
+    // Not the file's fault, but the file could not be processed within the memory there is: exit 4
+    // as a decode over a limit, with the message that says so.
+    case .outOfMemory: (.invalidImage, error.description)
     case .write(let error): (.fileSystem, error.description)
     case .encode(let error): (.fileSystem, error.description)
     case .invalidOptions: (.invalidImage, error.description)

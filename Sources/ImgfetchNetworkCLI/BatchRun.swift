@@ -11,10 +11,13 @@ final class BatchRun: Sendable {
   let settings: FetchSettings
   let fetcher: ImageFetcher
   let reporter: ItemReporter
+  /// Where local files are decoded, off the cooperative pool.
+  let localWork: LocalWork
 
   init(settings: FetchSettings, fetcher: ImageFetcher) {
     self.settings = settings
     self.fetcher = fetcher
+    localWork = LocalWork(width: settings.jobs)
     reporter = ItemReporter(
       output: settings.invocation.output, total: settings.className == nil ? settings.sources.count : nil)
   }
@@ -83,9 +86,12 @@ final class BatchRun: Sendable {
     do {
       switch source {
       case .local(let file):
-        LocalItem.examine(
-          file, into: &outcome, thumbnail: settings.thumbnail, limits: settings.decodeLimits, alreadyValidated: false)
-        return outcome
+        let (thumbnail, limits, item) = (settings.thumbnail, settings.decodeLimits, outcome)
+        return await localWork.run {
+          var outcome = item
+          LocalItem.examine(file, into: &outcome, thumbnail: thumbnail, limits: limits, alreadyValidated: false)
+          return outcome
+        }
       // With --thumbnail, the fetcher's one decode of a download validates it and makes the thumbnail.
       case .url(let url):
         if let thumbnails = settings.thumbnail {
@@ -116,9 +122,14 @@ final class BatchRun: Sendable {
     }
     outcome.cachePath = path
     // The original's header and size (and the thumbnail, when the fetcher did not make it).
-    LocalItem.examine(
-      path, into: &outcome, thumbnail: outcome.thumbnail == nil ? settings.thumbnail : nil,
-      limits: settings.decodeLimits, alreadyValidated: true)
+    let (thumbnail, limits, item) = (
+      outcome.thumbnail == nil ? settings.thumbnail : nil, settings.decodeLimits, outcome
+    )
+    outcome = await localWork.run {
+      var outcome = item
+      LocalItem.examine(path, into: &outcome, thumbnail: thumbnail, limits: limits, alreadyValidated: true)
+      return outcome
+    }
     if outcome.failure != nil && Task.isCancelled { outcome.failure = (.cancelled, "cancelled") }
     return outcome
   }

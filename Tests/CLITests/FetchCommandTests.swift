@@ -91,6 +91,43 @@ import Testing
     #expect(again["cacheHit"] as? Bool == true)
   }
 
+  /// A local file in a batch with downloads is decoded off Swift's cooperative pool and off the
+  /// global dispatch threads (13.8), so a long local decode does not hold up a download. On one CPU
+  /// (`taskset`) each of those pools has one thread, which the local decode took before: the
+  /// download, second in line, could not finish until the decode had.
+  @Test func aLongLocalDecodeDoesNotHoldUpADownload() async throws {
+    let fixture = try await ParseFixture(files: ["small.png": "basn6a08.png"])
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    // 10,000 x 10,000 RGBA 16-bit of zeros: 800 MB of rows from a ~780 KB zlib stream, which a strict
+    // decode reads row by row in seconds (a download of a 32x32 PNG takes milliseconds).
+    let slow = scratch.appendingPathComponent("slow.png").path
+    let script = """
+      import struct, sys, zlib
+      def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+      z = zlib.compressobj(9); row = bytes(80001)
+      idat = b"".join(z.compress(row) for _ in range(10000)) + z.flush()
+      ihdr = struct.pack(">IIBBBBB", 10000, 10000, 16, 6, 0, 0, 0)
+      sig = bytes([0x89]) + b"PNG" + bytes([13, 10, 26, 10])
+      png = sig + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+      open(sys.argv[1], "wb").write(png)
+      """
+    #expect(try runProcess("/usr/bin/python3", ["-c", script, slow]).status == 0)
+    let url = fixture.fileURL("small.png").absoluteString
+    let result = try runProcess(
+      "/usr/bin/taskset",
+      [
+        "-c", "0", Fixtures.productsDirectory.appendingPathComponent("imgfetch").path, "--json", "--jobs", "1",
+        slow, url, "--cache-dir", scratch.appendingPathComponent("cache").path,
+      ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    // Lines come in the order the items finish.
+    let sources = result.stdoutText.split(separator: "\n").compactMap { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["source"] as? String
+    }
+    #expect(sources == [url, slow])
+  }
+
   @Test func errorsAreOneActionableLineWithoutSecrets() async throws {
     let fixture = try await Self.server(withBrokenItem: false)
     let cache = try Fixtures.temporaryDirectory()

@@ -22,10 +22,7 @@ import Testing
   /// Whether `imgfetch` was built with AddressSanitizer (`scripts/sanitize`). ASan reserves terabytes
   /// of shadow address space at start, so an address-space limit would stop it before `main`; for
   /// that build the memory limit is ASan's own: allocations over 512 MiB fail (return null) instead.
-  static let instrumented: Bool = {
-    guard let data = try? Data(contentsOf: binary) else { return false }
-    return data.range(of: Data("__asan_init".utf8)) != nil
-  }()
+  static let instrumented = Fixtures.imgfetchIsAddressSanitized
 
   /// Runs `imgfetch` under the limits and measures the wall time.
   static func runLimited(_ arguments: [String]) throws -> (result: ProcessResult, elapsed: Duration) {
@@ -222,6 +219,42 @@ import Testing
     let fixture = try await Self.server(["photo.jpg": Fixtures.image("Landscape_1.jpg")])
     let outcome = try Self.fetch(fixture, "photo.jpg", fault: "lie", maxBytes: 1_000_000)
     Self.expectCleanNetworkError(outcome, "sent 347327 of 694654 bytes")
+  }
+
+  // As ResamplerMemoryTests' upscale: ASan's allocation limit does not stop the 400 MB buffer.
+  @Test(
+    .disabled(
+      if: instrumented, "no address-space limit can be set for an AddressSanitizer build; scripts/test runs it"))
+  func aThumbnailTooLargeForMemoryLeavesTheValidDownloadCached() async throws {
+    // A valid 100x100 PNG whose 10,000 x 10,000 upscaled thumbnail (400 MB) does not fit in 512
+    // MiB: the resampler's out of memory is not the file's fault, so the download's validation
+    // keeps it (the entry is cached) and the thumbnail step reports the memory, naming the entry.
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    var png = PNGBuilder()
+    png.header(width: 100, height: 100, bitDepth: 8, colorType: 6)
+    png.pixels((0..<100).map { y in (0..<400).map { UInt8(truncatingIfNeeded: $0 * 7 + y) | ($0 % 4 == 3 ? 255 : 0) } })
+    let source = try Self.write(png.bytes, "small.png", in: scratch)
+    let fixture = try await Self.server(["small.png": source])
+    let cache = scratch.appendingPathComponent("cache")
+    let (result, elapsed) = try Self.runLimited([
+      fixture.fileURL("small.png").absoluteString, "--thumbnail", "10000", "--upscale", "--cache-dir", cache.path,
+    ])
+    #expect(result.status == 4, "\(result.stderrText)")
+    #expect(Self.lines(result).count == 1, "\(result.stderrText)")
+    #expect(!result.stderrText.contains("not a valid image"), "\(result.stderrText)")
+    #expect(result.stderrText.contains("out of memory"), "\(result.stderrText)")
+    #expect(result.stderrText.contains("cannot allocate 400000000 bytes"), "\(result.stderrText)")
+    let entries = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter {
+      CacheFile(fileName: $0) == .entry
+    }
+    #expect(entries.count == 1 && entries[0].hasPrefix("small"), "\(entries)")
+    // The message names the cached file, and it is byte for byte what the server sent.
+    if let entry = entries.first {
+      #expect(result.stderrText.contains(": \(cache.path)/\(entry): out of memory"), "\(result.stderrText)")
+      #expect(FileManager.default.contentsEqual(atPath: cache.appendingPathComponent(entry).path, andPath: source))
+    }
+    #expect(elapsed < Self.wallLimit * 3)
   }
 
   @Test func aRedirectLoopIsANetworkError() async throws {

@@ -182,6 +182,19 @@ import Testing
     #expect(cache.totalSize() == 1234)
   }
 
+  @Test func aCreatorThatFindsAnotherCreatorsFreshTagAdoptsTheDirectory() throws {
+    // The race behind a failed parallel shard: another process published its tag after this one
+    // looked for it, before that process made `.locks`. The directory holds only the tag (and
+    // perhaps a temporary), which is a cache being made, not someone else's files.
+    let fresh = directory.appendingPathComponent("being-made")
+    try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: false)
+    try Data(DiskCache.tagSignature.utf8).write(to: fresh.appendingPathComponent("CACHEDIR.TAG"))
+    try Data().write(to: fresh.appendingPathComponent(".CACHEDIR.TAG.tmp-1-abc"))
+    #expect(DiskCache.isAdoptable(fresh.path))
+    try Data("x".utf8).write(to: fresh.appendingPathComponent("notes.txt"))
+    #expect(!DiskCache.isAdoptable(fresh.path), "someone else's file is never adopted")
+  }
+
   @Test func processesCreatingOneNewCacheAtOnceAllSucceed() throws {
     // Parallel shards into a fresh --cache-dir: each sees the others' half-made directory.
     for round in 0..<20 {

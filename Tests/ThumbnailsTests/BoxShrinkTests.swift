@@ -101,26 +101,21 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct ResamplerMemoryTests {
   static let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
 
-  /// Whether `imgfetch` was built with AddressSanitizer, which cannot start under an address-space
-  /// limit; its own allocation limit stands in.
-  static let instrumented: Bool = {
-    guard let data = try? Data(contentsOf: binary) else { return false }
-    return data.range(of: Data("__asan_init".utf8)) != nil
-  }()
-
   /// A 100x100 RGBA PNG upscaled to 10,000 x 10,000 (at the 100-megapixel limit) under 384 MiB of
-  /// address space: the decode fits, the 400 MB result does not.
-  @Test func anUpscaleTooLargeForMemoryIsOutOfMemoryNotACrash() throws {
+  /// address space: the decode fits, the 400 MB result does not. An AddressSanitizer build cannot
+  /// run under an address-space limit, and ASan's own allocation limit did not stop the 400 MB
+  /// buffer (the upscale then ran for minutes), so this test runs in `scripts/test` only.
+  @Test(
+    .disabled(
+      if: Fixtures.imgfetchIsAddressSanitized,
+      "no address-space limit can be set for an AddressSanitizer build; scripts/test runs it"))
+  func anUpscaleTooLargeForMemoryIsOutOfMemoryNotACrash() throws {
     try TestImages.withTemporaryDirectory { directory in
       let source = "\(directory)/small.png"
       try ImageEncoder.write(
         try BoxShrinkTests.solid(width: 100, height: 100, rgba: [10, 200, 30, 255]), as: .png(), to: source)
-      var limits = ["--as=\(384 << 20)"]
-      var environment = ["SWIFT_BACKTRACE": "enable=no"]
-      if Self.instrumented {
-        limits = ["--cpu=60"]
-        environment["ASAN_OPTIONS"] = "allocator_may_return_null=1:max_allocation_size_mb=384"
-      }
+      let limits = ["--as=\(384 << 20)"]
+      let environment = ["SWIFT_BACKTRACE": "enable=no"]
       let run = try runProcess(
         "/usr/bin/prlimit", limits + ["--", Self.binary.path, "--thumbnail", "10000", "--upscale", source],
         environment: environment)

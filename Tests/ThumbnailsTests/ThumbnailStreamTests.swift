@@ -96,6 +96,31 @@ import Testing
     }
   }
 
+  /// A stream given its source's path names it in its errors, as the one-call decode does.
+  @Test func itsErrorsNameTheSourceItWasGiven() throws {
+    // 2,000 x 1,000 gray; row 900 has filter type 7, which does not exist. One append holds the
+    // whole file, but the decoder's row queue (about 1 MiB) fills long before row 900, so the
+    // damage is met while the stream takes rows.
+    var data = [UInt8]()
+    for y in 0..<1_000 { data += [y == 900 ? 7 : 0] + [UInt8](repeating: UInt8(y & 0xFF), count: 2_000) }
+    var png = PNGBuilder()
+    png.header(width: 2_000, height: 1_000)
+    png.chunk("IDAT", Zlib.stored(data))
+    png.chunk("IEND", [])
+    let stream = try ThumbnailStream(options: ThumbnailOptions(size: .longestSide(64)), path: "photos/damaged.png")
+    let decoder = StreamingDecoder(options: stream.decodeOptions, scaleForHeader: stream.scale(for:))
+    try decoder.append(png.bytes)
+    #expect {
+      try stream.consumeRows(from: decoder)
+      try decoder.finish()
+      _ = try stream.finish(from: decoder)
+    } throws: { error in
+      guard case .decode(let decodeError) = error as? ThumbnailError else { return false }
+      return decodeError.kind == .corrupt && decodeError.path == "photos/damaged.png"
+        && "\(error)".hasPrefix("photos/damaged.png: corrupt PNG")
+    }
+  }
+
   @Test func anUpscaleOverThePixelLimitIsRefusedBeforeAnyRow() throws {
     var options = ThumbnailOptions(size: .longestSide(20_000))
     options.allowsUpscaling = true

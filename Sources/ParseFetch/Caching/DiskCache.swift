@@ -75,11 +75,15 @@ public final class DiskCache: Sendable {
   }
 
   /// Empty, or an untagged cache of an earlier imgfetch: a `.locks` directory and only the cache's files.
-  /// A `.locks` directory and temporary files alone count as empty: another process creating the
-  /// same cache at this moment (parallel shards into a new directory) has made them.
+  /// A `.locks` directory, the tag and temporary files alone count as empty: another process
+  /// creating the same cache at this moment (parallel shards into a new directory) has made them,
+  /// and may have published its tag after this one looked for it.
   static func isAdoptable(_ path: String) -> Bool {
     guard let names = try? Directory.names(in: path) else { return false }
-    if names.allSatisfy({ $0 == ".locks" || CacheFile(fileName: $0) == .temporary }) { return true }
+    let madeByACreator = names.allSatisfy {
+      $0 == ".locks" || $0 == CacheFile.tagName || CacheFile(fileName: $0) == .temporary
+    }
+    if madeByACreator { return true }
     guard names.contains(".locks"), FileStatus.of("\(path)/.locks")?.kind == .directory else { return false }
     return names.allSatisfy { $0 == ".locks" || CacheFile(fileName: $0) != .foreign }
   }

@@ -26,8 +26,10 @@ final class ConsumerRun: @unchecked Sendable {
   private let file: String
   private var handle: FileHandle?
   private var consumed: Int64 = 0
-  private let queue = DispatchQueue(
-    label: "ParseFetch.DownloadConsumer", target: .global(qos: .userInitiated))
+  // Not targeting a global queue: a serial queue of its own gets a thread even when the global
+  // pool (one thread per core on Linux, blind to blocked threads) is busy decoding, so the
+  // session's callbacks, and with them the other transfers, go on meanwhile.
+  private let queue = DispatchQueue(label: "ParseFetch.DownloadConsumer", qos: .userInitiated)
   private let state = Mutex(State())
   private let onError: @Sendable (any Error) -> Void
 

@@ -5,6 +5,10 @@ public import ImageCodecs
 public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The source could not be read or is not a complete, valid image (the decoder's error, with its path).
   case decode(DecodeError)
+  /// The thumbnail's own buffers (box shrink, filter, alpha, orientation) could not be allocated:
+  /// memory ran short, the source is not at fault (a download that failed only this way is still
+  /// valid). The error is of kind ``/ImageCodecs/DecodeError/Kind/outOfMemory`` and names the source.
+  case outOfMemory(DecodeError)
   /// The thumbnail could not be encoded (the encoder's error, with the destination path).
   case encode(EncodeError)
   /// The thumbnail file could not be written (nothing is left at the destination).
@@ -17,6 +21,7 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
   public var path: String? {
     switch self {
     case .decode(let error): error.path
+    case .outOfMemory(let error): error.path
     case .encode(let error): error.path
     case .write(let error): error.path
     case .invalidOptions: nil
@@ -27,6 +32,8 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
   public var description: String {
     switch self {
     case .decode(let error): error.description
+    case .outOfMemory(let error):
+      "\(error.path.map { "\($0): " } ?? "")out of memory making the thumbnail: \(error.message)"
     case .encode(let error): error.description
     case .write(let error): error.description
     case .invalidOptions(let message): "invalid thumbnail options: \(message)"

@@ -24,10 +24,17 @@ public import ImageCodecs
 /// pass; the thumbnail side still holds only the above.) The pixels are exactly those of
 /// ``Thumbnailer/image(contentsOf:)`` for the same file and options.
 ///
+/// Errors name the source when the stream is given its ``path``: the decoder's verdict is
+/// ``ThumbnailError/decode(_:)``; the stream's own buffers failing to allocate is
+/// ``ThumbnailError/outOfMemory(_:)``, which is not the source's fault.
+///
 /// Not thread-safe: one caller (a queue, a task) at a time.
 public final class ThumbnailStream {
   /// The thumbnail's options.
   public let options: ThumbnailOptions
+  /// The source file the bytes come from, named by every error this stream throws (`nil`: bytes
+  /// with no file, or a caller that names the source itself).
+  public let path: String?
   /// Whether alpha is composited over white when the resolved format is JPEG (what a thumbnail
   /// file gets); otherwise alpha is kept.
   public let flattensAlphaForJPEG: Bool
@@ -49,13 +56,17 @@ public final class ThumbnailStream {
   /// - Parameters:
   ///   - options: Size, fit, filter, format and limits.
   ///   - flattensAlphaForJPEG: See ``flattensAlphaForJPEG``; `true` by default.
+  ///   - path: The source file, for the errors' messages (see ``path``); `nil` by default.
   /// - Throws: ``ThumbnailError/invalidOptions(_:)`` for a size outside the accepted range.
-  public init(options: ThumbnailOptions, flattensAlphaForJPEG: Bool = true) throws(ThumbnailError) {
+  public init(options: ThumbnailOptions, flattensAlphaForJPEG: Bool = true, path: String? = nil)
+    throws(ThumbnailError)
+  {
     guard options.size.isValid else {
       throw .invalidOptions("size \(options.size) is outside 1...\(ThumbnailSize.maximumSide)")
     }
     self.options = options
     self.flattensAlphaForJPEG = flattensAlphaForJPEG
+    self.path = path
   }
 
   /// The options to create the ``/ImageCodecs/StreamingDecoder`` with: 8-bit source channels, the thumbnail's
@@ -71,8 +82,9 @@ public final class ThumbnailStream {
 
   /// Takes every row the decoder has ready into the shrink. Call after each `append`.
   /// - Parameter decoder: The decoder, created with ``decodeOptions`` and ``scale(for:)``.
-  /// - Throws: ``ThumbnailError/decode(_:)`` with the decoder's error or ``/ImageCodecs/DecodeError/Kind/outOfMemory``;
-  ///   ``ThumbnailError/invalidOptions(_:)`` for an upscaled thumbnail over the pixel limit.
+  /// - Throws: ``ThumbnailError/decode(_:)`` with the decoder's error; ``ThumbnailError/outOfMemory(_:)``
+  ///   when the stream's buffers cannot be allocated; ``ThumbnailError/invalidOptions(_:)`` for an
+  ///   upscaled thumbnail over the pixel limit.
   public func consumeRows(from decoder: StreamingDecoder) throws(ThumbnailError) {
     if let refusal { throw refusal }
     if boxed == nil {
@@ -86,8 +98,9 @@ public final class ThumbnailStream {
     while strip != nil {
       let count: Int
       do { count = try decoder.readRows(into: &strip!, at: 0) } catch {
-        refusal = .decode(error)
-        throw .decode(error)
+        let failure = ThumbnailError.decode(located(error))
+        refusal = failure
+        throw failure
       }
       if count == 0 { break }
       take(count)
@@ -98,19 +111,21 @@ public final class ThumbnailStream {
   /// - Parameter decoder: The decoder.
   /// - Returns: The thumbnail: upright unless orientation is off, alpha composited over white when
   ///   ``format`` is JPEG and ``flattensAlphaForJPEG`` is set.
-  /// - Throws: As ``consumeRows(from:)``; ``/ImageCodecs/DecodeError/Kind/truncated`` if the decoder handed out
-  ///   fewer rows than its output has.
+  /// - Throws: As ``consumeRows(from:)`` (``ThumbnailError/outOfMemory(_:)`` also for the final
+  ///   filter's buffers); ``ThumbnailError/decode(_:)`` of kind ``/ImageCodecs/DecodeError/Kind/truncated``
+  ///   if the decoder handed out fewer rows than its output has.
   public func finish(from decoder: StreamingDecoder) throws(ThumbnailError) -> Image {
     try consumeRows(from: decoder)
     guard let plan, let format, let shrunk = finishedBoxedImage() else {
       throw .decode(
-        DecodeError(
-          kind: .truncated, format: decoder.header?.format,
-          message: "the decoder delivered \(rowsTaken) of \(decodedHeight) rows"))
+        located(
+          DecodeError(
+            kind: .truncated, format: decoder.header?.format,
+            message: "the decoder delivered \(rowsTaken) of \(decodedHeight) rows")))
     }
     let flatten = flattensAlphaForJPEG && format.imageFormat == .jpeg
     do { return try ThumbnailRenderer.finish(shrunk, plan: plan, filter: options.filter, flatten: flatten) } catch {
-      throw .decode(DecodeError(kind: error.kind, format: decoder.header?.format, message: error.message))
+      throw ownFailure(DecodeError(kind: error.kind, format: decoder.header?.format, message: error.message))
     }
   }
 
@@ -151,8 +166,20 @@ public final class ThumbnailStream {
         pixelFormat: pixelFormat)
       decodedHeight = size.height
     } catch {
-      throw .decode(error)
+      throw ownFailure(error)
     }
+  }
+
+  /// The error with this stream's source named (unless it names one already).
+  private func located(_ error: DecodeError) -> DecodeError {
+    var located = error
+    if located.path == nil { located.path = path }
+    return located
+  }
+
+  /// A failure of the stream's own work (its buffers): out of memory is not the source's fault.
+  private func ownFailure(_ error: DecodeError) -> ThumbnailError {
+    error.kind == .outOfMemory ? .outOfMemory(located(error)) : .decode(located(error))
   }
 
   /// Passes the first `count` rows of the strip through the box shrink (or premultiplies them

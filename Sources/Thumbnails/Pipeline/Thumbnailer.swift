@@ -34,7 +34,8 @@ public struct Thumbnailer: Sendable {
   /// The thumbnail of an image file as pixels; nothing is written.
   /// - Parameter path: The source file.
   /// - Returns: The thumbnail (8-bit, upright unless orientation is off, alpha kept).
-  /// - Throws: ``ThumbnailError/decode(_:)`` when the source is not a complete, valid image.
+  /// - Throws: ``ThumbnailError/decode(_:)`` when the source is not a complete, valid image;
+  ///   ``ThumbnailError/outOfMemory(_:)`` when the thumbnail's buffers cannot be allocated.
   public func image(contentsOf path: String) throws(ThumbnailError) -> Image {
     try render(FileSource(file: path, limits: options.limits), flattenAlpha: false).image
   }
@@ -76,7 +77,8 @@ public struct Thumbnailer: Sendable {
   /// - Parameter path: The source file.
   /// - Returns: The thumbnail's path, size and format, and whether it was reused.
   /// - Throws: ``ThumbnailError/decode(_:)`` when the source is not a complete, valid image (nothing
-  ///   is written); ``ThumbnailError/encode(_:)`` when the thumbnail cannot be written (no partial
+  ///   is written); ``ThumbnailError/outOfMemory(_:)`` when the thumbnail's buffers cannot be
+  ///   allocated; ``ThumbnailError/encode(_:)`` when the thumbnail cannot be written (no partial
   ///   file is left).
   public func makeThumbnail(forFileAt path: String) throws(ThumbnailError) -> ThumbnailResult {
     try validate()
@@ -112,6 +114,7 @@ public struct Thumbnailer: Sendable {
   ///   - path: The source file, as it now is.
   /// - Returns: What was written (`reused` is `false`).
   /// - Throws: ``ThumbnailError/decode(_:)`` (`io`) when the file's status cannot be read,
+  ///   ``ThumbnailError/outOfMemory(_:)`` when flattening alpha cannot allocate,
   ///   ``ThumbnailError/encode(_:)`` or ``ThumbnailError/write(_:)`` when writing fails.
   public func writeThumbnail(_ image: Image, forFileAt path: String) throws(ThumbnailError) -> ThumbnailResult {
     try validate()
@@ -123,7 +126,7 @@ public struct Thumbnailer: Sendable {
     var pixels = image
     if image.hasAlpha && format.imageFormat == .jpeg {
       do { pixels = try PremultipliedAlpha.flattenedOverWhite(try PremultipliedAlpha.premultiplied(image)) } catch {
-        throw .decode(DecodeError(kind: error.kind, format: nil, message: error.message, path: path))
+        throw .outOfMemory(DecodeError(kind: error.kind, format: nil, message: error.message, path: path))
       }
     }
     let reuse = ThumbnailReuse(source: path, status: status, options: options)
@@ -180,7 +183,9 @@ public struct Thumbnailer: Sendable {
       do {
         return (try ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten), format)
       } catch {
-        throw .decode(DecodeError(kind: error.kind, format: .png, message: error.message, path: source.path))
+        // The renderer fails only for memory: not the source's fault.
+        let located = DecodeError(kind: error.kind, format: .png, message: error.message, path: source.path)
+        throw error.kind == .outOfMemory ? .outOfMemory(located) : .decode(located)
       }
     }
     return (try streamed(source, flattenAlpha: flattenAlpha), format)
@@ -189,9 +194,9 @@ public struct Thumbnailer: Sendable {
   /// Feeds the source in chunks to a ``/ImageCodecs/StreamingDecoder`` whose rows go through a
   /// ``ThumbnailStream``: the decoded image is never held whole.
   func streamed(_ source: some ThumbnailSource, flattenAlpha: Bool?) throws(ThumbnailError) -> Image {
-    let stream = try ThumbnailStream(options: options, flattensAlphaForJPEG: flattenAlpha == nil)
-    let decoder = StreamingDecoder(options: stream.decodeOptions, scaleForHeader: stream.scale(for:))
     let path = source.path
+    let stream = try ThumbnailStream(options: options, flattensAlphaForJPEG: flattenAlpha == nil, path: path)
+    let decoder = StreamingDecoder(options: stream.decodeOptions, scaleForHeader: stream.scale(for:))
     do throws(ThumbnailError) {
       try source.forEachChunk { (chunk) throws(ThumbnailError) in
         do throws(DecodeError) { try decoder.append(chunk) } catch { throw .decode(error) }
