@@ -19,6 +19,9 @@ let package = Package(
     .systemLibrary(
       name: "CJPEG", pkgConfig: "libjpeg",
       providers: [.apt(["libjpeg62-turbo-dev"])]),
+    .systemLibrary(
+      name: "CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
     // The only target that talks to libpng and libjpeg: every session and every setjmp lives here.
     .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"]),
     // The systems layer: open a regular file, file status, errno to message, atomic publish.
@@ -30,15 +33,22 @@ let package = Package(
     // The command line in two executables, so that commands without network start fast (issue 10.4):
     // `imgfetch` (ImgfetchCLI: parsing, printing, info/decode/verify, local files; no Foundation
     // networking, ICU or libcurl) execs `imgfetch-fetch` (ImgfetchNetworkCLI) for URLs, Parse and the cache.
-    .target(name: "ImgfetchCLI", dependencies: ["ImageCodecs", "Thumbnails", "SystemFiles", "ImgfetchVersion"]),
+    .target(
+      name: "ImgfetchCLI",
+      dependencies: ["ImageCodecs", "Thumbnails", "SystemFiles", "ImgfetchVersion", "CProcessSettings"]),
     .target(
       name: "ImgfetchNetworkCLI",
-      dependencies: ["ImgfetchCLI", "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "SystemFiles"]),
-    // Process-wide malloc settings (mallopt), which only an executable may choose.
+      dependencies: [
+        "ImgfetchCLI", "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "SystemFiles", "CRestRequest",
+      ]),
+    // One GET through libcurl's C API: the warm hit's object request, without URLSession's set-up.
+    // Only imgfetch-fetch links it (through ImgfetchNetworkCLI); no library product needs libcurl's headers.
+    .target(name: "CRestRequest", dependencies: ["CCurl"]),
+    // Process-wide malloc settings (mallopt), which only the executables apply (through
+    // Imgfetch.startProcess, the one process set-up both main.swift files call).
     .target(name: "CProcessSettings"),
-    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImageCodecs", "CProcessSettings"]),
-    .executableTarget(
-      name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI", "ImageCodecs", "CProcessSettings"]),
+    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
+    .executableTarget(name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
     .target(name: "ParseFetch", dependencies: ["SystemFiles", "ImgfetchVersion"]),
     // The version, defined once: --version and the User-Agent of every request.

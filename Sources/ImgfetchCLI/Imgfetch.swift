@@ -73,8 +73,4 @@ public enum Imgfetch {
     Console.error("this command runs \(sibling), which cannot be started: \(reason) (reinstall with scripts/install)")
     return .fileSystem
   }
-
-  /// Unblocks Ctrl-C and SIGTERM (a parent may have blocked them); call first thing in `main`,
-  /// before any thread starts, so every thread inherits the unblocked mask.
-  public static func unblockInterrupts() { InterruptHandler.unblock() }
 }

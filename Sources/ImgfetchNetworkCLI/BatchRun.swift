@@ -14,12 +14,16 @@ final class BatchRun: Sendable {
   /// Where local files are decoded, off the cooperative pool.
   let localWork: LocalWork
 
-  init(settings: FetchSettings, fetcher: ImageFetcher) {
+  init(settings: FetchSettings, fetcher: ImageFetcher, reporter: ItemReporter) {
     self.settings = settings
     self.fetcher = fetcher
+    self.reporter = reporter
     localWork = LocalWork(width: settings.jobs)
-    reporter = ItemReporter(
-      output: settings.invocation.output, total: settings.className == nil ? settings.sources.count : nil)
+  }
+
+  /// The reporter of a run with these settings.
+  static func reporter(for settings: FetchSettings) -> ItemReporter {
+    ItemReporter(output: settings.invocation.output, total: settings.className == nil ? settings.sources.count : nil)
   }
 
   /// Fetches everything and returns the exit code.

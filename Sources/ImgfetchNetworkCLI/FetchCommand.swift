@@ -1,3 +1,4 @@
+import CRestRequest
 import Foundation
 import ImageCodecs
 import ImageFetch
@@ -12,7 +13,29 @@ import SystemFiles
 /// at once with one decode in flight per job.
 enum FetchCommand {
   static func run(_ invocation: Invocation) async throws(UsageError) -> ExitCode {
-    let settings = try FetchSettings(invocation, environment: ProcessInfo.processInfo.environment)
+    var settings = try FetchSettings(invocation, environment: ProcessInfo.processInfo.environment)
+    // The handler is in place before the first request; it cancels whatever runs when the signal comes.
+    let running = Mutex<Task<ExitCode, Never>?>(nil)
+    let drawing = Mutex<ItemReporter?>(nil)
+    let cancelled = Atomic(false)
+    let interrupts = InterruptHandler {
+      cancelled.store(true, ordering: .relaxed)
+      rest_cancel()
+      running.withLock { $0?.cancel() }
+      drawing.withLock { $0?.progress.finish() }
+    }
+    defer { withExtendedLifetime(interrupts) {} }
+    // One Parse object whose file is cached: served without URLSession (see WarmHit).
+    let reporter = BatchRun.reporter(for: settings)
+    drawing.withLock { $0 = reporter }
+    switch WarmHit.attempt(settings, reporter: reporter, cancelled: { cancelled.load(ordering: .relaxed) }) {
+    case .served(let code):
+      guard !cancelled.load(ordering: .relaxed) else { return interrupted() }
+      return code
+    case .interrupted: return interrupted()
+    case .resolved(let object, let file): settings.sources = [.objectFile(object, .success(file))]
+    case .notTaken: break
+    }
     let fetcher: ImageFetcher
     // A cache directory that cannot be made is a local file-system failure: its path and the
     // system's reason, exit 5.
@@ -31,24 +54,17 @@ enum FetchCommand {
       Console.error(message)
       return kind.exitCode
     }
-    let batch = BatchRun(settings: settings, fetcher: fetcher)
-    // The handler is in place before any work starts; it cancels the task once there is one.
-    let running = Mutex<Task<ExitCode, Never>?>(nil)
-    let cancelled = Atomic(false)
-    let interrupts = InterruptHandler {
-      cancelled.store(true, ordering: .relaxed)
-      running.withLock { $0?.cancel() }
-      batch.reporter.progress.finish()
-    }
+    let batch = BatchRun(settings: settings, fetcher: fetcher, reporter: reporter)
     let task = Task { await batch.run() }
     running.withLock { $0 = task }
     if cancelled.load(ordering: .relaxed) { task.cancel() }
     let code = await task.value
-    withExtendedLifetime(interrupts) {}
-    guard !task.isCancelled else {
-      Console.error("interrupted")
-      return .interrupted
-    }
+    guard !task.isCancelled else { return interrupted() }
     return code
+  }
+
+  private static func interrupted() -> ExitCode {
+    Console.error("interrupted")
+    return .interrupted
   }
 }

@@ -1,5 +1,3 @@
-import CProcessSettings
-import ImageCodecs
 import ImgfetchCLI
 import ImgfetchNetworkCLI
 
@@ -9,11 +7,5 @@ import ImgfetchNetworkCLI
 
 // The network executable, exec'd by imgfetch (with the same arguments) for URLs, Parse sources and
 // the cache; it runs every other command too, so it can be called directly.
-_ = process_limit_malloc_arenas(2)
-// An executable decoding one image after another reuses the last large pixel buffers instead of
-// faulting fresh pages in (a library leaves this off: PixelBufferPool's default is 0 bytes).
-PixelBufferPool.shared.maximumBytes = 256 << 20
-signal(SIGPIPE, SIG_IGN)
-Imgfetch.unblockInterrupts()
-guard let invocation = Imgfetch.parse(Array(CommandLine.arguments.dropFirst())) else { exit(ExitCode.usage.rawValue) }
+let invocation = Imgfetch.startProcess()
 exit(await NetworkCommands.run(invocation).rawValue)

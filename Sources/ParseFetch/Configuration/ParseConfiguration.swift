@@ -62,8 +62,9 @@ public struct ParseConfiguration: Sendable, Equatable {
     return url
   }
 
-  /// Headers for REST requests: application id and every credential that is set.
-  var restHeaders: [String: String] {
+  /// Headers for REST requests to ``serverURL``'s own origin: the application id and every
+  /// credential that is set. Never send them anywhere else.
+  public var restHeaders: [String: String] {
     var headers = fileHeaders
     headers["X-Parse-REST-API-Key"] = restAPIKey
     headers["X-Parse-Master-Key"] = masterKey

@@ -1,0 +1,131 @@
+import FixtureSupport
+import Foundation
+import ImgfetchVersion
+import ParseFetch
+import ParseFixtureSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The warm hit (`imgfetch Class/objectId --column COL --thumbnail N` with the file cached): its one
+/// object request goes through libcurl's C API (imgfetch-fetch's `WarmHit`), not URLSession; what
+/// it cannot answer exactly as the full path would goes to the full path.
+@Suite(.timeLimit(.minutes(10))) struct WarmHitTests {
+  static let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
+  static let objectRoute = "classes/Photo/aaaaaaaaaa"
+  static let fileRoute = "files/\(ParseFixture.appID)/\(name)"
+
+  static func server() async throws -> ParseFixture {
+    try await ParseFixture(
+      files: [name: "Landscape_1.jpg"],
+      seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
+  }
+
+  static func arguments(_ server: URL, cache: URL, _ more: [String] = []) -> [String] {
+    [
+      "--server", server.absoluteString, "--app-id", ParseFixture.appID, "--rest-key", ParseFixture.restKey,
+      "--session-token", ParseFixture.sessionToken, "--cache-dir", cache.path, "Photo/aaaaaaaaaa", "--column",
+      "MainImage", "--thumbnail", "64",
+    ] + more
+  }
+
+  static func json(_ result: ProcessResult) throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any] ?? [:]
+  }
+
+  @Test func aWarmHitIsOneObjectRequestWithTheKeysNoFileRequestNoDecodeAndNothingOutsideTheCache() async throws {
+    let fixture = try await Self.server()
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let cache = scratch.appendingPathComponent("cache")
+    // A home of its own: a hit must not write anywhere but its cache (URLSession made
+    // ~/.cache/org.swift.foundation.URLCache/imgfetch-fetch and ~/.local/share/bin on every hit).
+    let home = scratch.appendingPathComponent("home")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    let environment = [
+      "HOME": home.path, "XDG_CACHE_HOME": home.path + "/.cache", "XDG_DATA_HOME": home.path + "/.local/share",
+    ]
+    let arguments = Self.arguments(fixture.baseURL, cache: cache, ["--json"])
+    let cold = try runImgfetch(arguments, environment: environment)
+    #expect(cold.status == 0 && cold.stderr.isEmpty, "\(cold.stderrText)")
+    let first = try Self.json(cold)
+    #expect(first["cacheHit"] as? Bool == false && first["reused"] as? Bool == false)
+    // A miss asks for the object once too: the resolved file goes on to the download.
+    #expect(try await fixture.requests(Self.objectRoute) == 1)
+    #expect(try await fixture.requests(Self.fileRoute) == 1)
+    // Damage the entry's pixel data in place, keeping its size and times: a hit that decoded it
+    // (or remade the thumbnail) would now fail or differ.
+    let entry = try #require(first["cachePath"] as? String)
+    var status = stat()
+    #expect(stat(entry, &status) == 0)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: entry))
+    try handle.seek(toOffset: UInt64(status.st_size / 2))
+    try handle.write(contentsOf: Data(repeating: 0xFF, count: 4096))
+    try handle.close()
+    var times = [status.st_atim, status.st_mtim]
+    #expect(utimensat(AT_FDCWD, entry, &times, 0) == 0)
+    for name in try FileManager.default.contentsOfDirectory(atPath: home.path) {
+      try FileManager.default.removeItem(at: home.appendingPathComponent(name))
+    }
+
+    let warm = try runImgfetch(arguments, environment: environment)
+    #expect(warm.status == 0 && warm.stderr.isEmpty, "\(warm.stderrText)")
+    var second = try Self.json(warm)
+    #expect(second["cacheHit"] as? Bool == true && second["reused"] as? Bool == true)
+    // Everything else is the cold run's line.
+    (second["cacheHit"], second["reused"]) = (first["cacheHit"], first["reused"])
+    let sorted = { (object: [String: Any]) in
+      String(decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys), as: UTF8.self)
+    }
+    #expect(try sorted(second) == sorted(first))
+    #expect(try await fixture.requests(Self.objectRoute) == 2, "one object request")
+    #expect(try await fixture.requests(Self.fileRoute) == 1, "no file request")
+    let headers = try await fixture.lastHeaders(Self.objectRoute)
+    #expect(headers["x-parse-application-id"] == ParseFixture.appID)
+    #expect(headers["x-parse-rest-api-key"] == ParseFixture.restKey)
+    #expect(headers["x-parse-session-token"] == ParseFixture.sessionToken)
+    #expect(headers["user-agent"] == ImgfetchVersion.userAgent)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: home.path) == [], "a hit wrote into HOME")
+    // The entry moved up in the LRU order (its access time), its modification time did not.
+    var after = stat()
+    #expect(stat(entry, &after) == 0)
+    #expect(after.st_mtim.tv_sec == status.st_mtim.tv_sec && after.st_mtim.tv_nsec == status.st_mtim.tv_nsec)
+    #expect(after.st_atim.tv_sec >= status.st_atim.tv_sec)
+    // Without --json, the one plain line of the full path.
+    let plain = try runImgfetch(Self.arguments(fixture.baseURL, cache: cache), environment: environment)
+    #expect(plain.status == 0)
+    #expect(plain.stdoutText == "\(entry)\t\(first["thumbnailPath"] as? String ?? "?")\n")
+  }
+
+  @Test func aRedirectToAnotherOriginIsNotFollowedWithTheKeys() async throws {
+    let fixture = try await Self.server()
+    let other = try await Self.server()
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let arguments = Self.arguments(fixture.baseURL, cache: cache)
+    #expect(try runImgfetch(arguments).status == 0)
+    // The cache holds the file; the object request is now sent elsewhere.
+    let elsewhere = "\(other.baseURL.absoluteString)/\(Self.objectRoute)?keys=MainImage"
+    try await fixture.inject([["target": Self.objectRoute, "kind": "redirect", "to": elsewhere, "times": -1]])
+    let warm = try runImgfetch(arguments)
+    #expect(warm.status == 3)
+    #expect(warm.stderrText.contains("redirected to another origin"), "\(warm.stderrText)")
+    #expect(!ParseFixture.secrets.contains { warm.stderrText.contains($0) })
+    #expect(try await other.requests(Self.objectRoute) == 0, "nothing reached the other origin")
+  }
+
+  @Test func httpsToAServerWithoutTLSFailsAsAConnectionError() async throws {
+    let fixture = try await Self.server()
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    #expect(try runImgfetch(Self.arguments(fixture.baseURL, cache: cache)).status == 0)
+    let https = URL(string: fixture.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "https://"))!
+    let warm = try runImgfetch(Self.arguments(https, cache: cache, ["--retries", "0"]))
+    #expect(warm.status == 3, "\(warm.stderrText)")
+    #expect(warm.stdout.isEmpty)
+    #expect(warm.stderrText.hasPrefix("imgfetch: Photo/aaaaaaaaaa: "), "\(warm.stderrText)")
+    #expect(warm.stderrText.split(separator: "\n").count == 1)
+  }
+}
