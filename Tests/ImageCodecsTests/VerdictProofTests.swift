@@ -12,7 +12,9 @@ import Testing
 /// Over every fixture (Fixtures/images, hostile, regressions), every truncation of the sweeps the
 /// other suites use (testorig.jpg every 97 bytes, basn6a08.png at every length), the committed fuzz
 /// seeds and, when present, the local fuzz corpora (.build/fuzz*/corpus).
-@Suite struct VerdictProofTests {
+/// Serialized: its cases are long synchronous decodes, and run side by side they would hold every
+/// thread of the cooperative pool that other suites' waits resume on.
+@Suite(.serialized) struct VerdictProofTests {
   /// A verdict: accepted, or the kind of the rejection.
   enum Verdict: Equatable, CustomStringConvertible {
     case accepted
@@ -138,7 +140,7 @@ import Testing
     var row = 0
     func take() throws(DecodeError) {
       guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
-      if image == nil { image = try Image(allocatingWidth: size.width, height: size.height, pixelFormat: format) }
+      if image == nil { image = try Image(width: size.width, height: size.height, pixelFormat: format) }
       row += try decoder.readRows(into: &image!, at: row)
     }
     do throws(DecodeError) {
