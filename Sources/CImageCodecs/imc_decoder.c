@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void imc_status_set(imc_status *status, int32_t code, const char *message) {
@@ -126,6 +127,7 @@ imc_decoder *imc_decoder_open_memory(const uint8_t *data, size_t length, const i
   if (!decoder) return NULL;
   decoder->source.data = data;
   decoder->source.length = data ? length : 0;
+  decoder->source.size = decoder->source.length;
   return open_with(decoder, data, decoder->source.length, info, status);
 }
 
@@ -162,6 +164,8 @@ imc_decoder *imc_decoder_open_descriptor(int fd, const imc_request *request, imc
 }
 
 static imc_decoder *open_stream(imc_decoder *decoder, imc_info *info, imc_status *status) {
+  struct stat facts;
+  decoder->source.size = fstat(fileno(decoder->source.file), &facts) == 0 && facts.st_size > 0 ? (uint64_t)facts.st_size : 0;
   uint8_t magic[8];
   size_t got = fread(magic, 1, sizeof magic, decoder->source.file);
   if (ferror(decoder->source.file) || fseek(decoder->source.file, 0, SEEK_SET) != 0) {

@@ -38,12 +38,32 @@ struct imc_jpeg_session {
   uint8_t *marker_buffer;
   uint8_t *scratch; /* one CMYK row when converting */
   imc_info *info;   /* the decoder's header facts, filled while markers are read */
+  /* Every source hands libjpeg its bytes in windows of at most WINDOW bytes (see there). */
+  struct jpeg_source_mgr source;
+  /* Pull mode: the bytes in memory, or a buffer refilled from the file. */
+  const uint8_t *bytes;
+  size_t length;      /* bytes[0, length) */
+  size_t offset;      /* end of the last window handed out */
+  FILE *file;
+  uint8_t *file_buffer;
   /* Push mode. */
   imc_stream *stream;         /* NULL when pulling from memory or a file */
-  struct jpeg_source_mgr push_source;
+  const JOCTET *window_start; /* the window we set last: unchanged means libjpeg has not synced since */
+  size_t window_end;          /* offset in the stream's input where that window ends */
+  size_t restart;             /* where libjpeg resumes after a suspension (its last sync point) */
   int phase;                  /* PUSH_* */
   int fed_fake_eoi;           /* the source is in the fake EOI: every real byte was used */
 };
+
+/* libjpeg-turbo decodes a Huffman MCU on an unchecked fast path whenever its source window holds at
+ * least 512 bytes per block (jdhuff.c, BUFSIZE); otherwise on the checked path. The two disagree on
+ * damaged data: the fast path silently takes a bad Huffman code as zero (the checked one warns:
+ * corrupt), and when it meets FF FF it hands the MCU to the checked path without clearing the
+ * coefficients it already wrote (different pixels). Which one runs depended on how many bytes were
+ * buffered (memory vs file vs network chunks), so the same bytes got different verdicts. Every
+ * source here hands out at most WINDOW bytes at a time, so every MCU takes the checked path: one
+ * verdict for the same bytes, however they arrive. */
+#define WINDOW 511
 
 enum { PUSH_HEADER = 0, PUSH_WAIT_START, PUSH_START, PUSH_ROWS, PUSH_FINISH, PUSH_DONE };
 
@@ -51,7 +71,10 @@ enum { PUSH_HEADER = 0, PUSH_WAIT_START, PUSH_START, PUSH_ROWS, PUSH_FINISH, PUS
  * that would need more returns FALSE without consuming anything; libjpeg calls it again later. */
 static int push_lacks(j_decompress_ptr cinfo, size_t count) {
   struct imc_jpeg_session *session = cinfo->client_data;
-  return session->stream && !session->stream->eof && cinfo->src->bytes_in_buffer < count;
+  imc_stream *stream = session->stream;
+  if (!stream || stream->eof) return 0;
+  size_t available = (size_t)(stream->input + stream->input_length - cinfo->src->next_input_byte);
+  return available < count;
 }
 
 static unsigned peek_marker_length(j_decompress_ptr cinfo) {
@@ -295,6 +318,59 @@ static int32_t choose_scaled_output(imc_decoder *decoder, int32_t scale_eighths,
   return IMC_OK;
 }
 
+/* ---- Pull mode's source: the bytes in memory, or the file read 64 KiB at a time, in windows. ---- */
+
+#define FILE_BUFFER_SIZE 65536
+
+static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
+
+static void source_init(j_decompress_ptr cinfo) { (void)cinfo; }
+static void source_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean pull_fill(j_decompress_ptr cinfo) {
+  struct imc_jpeg_session *session = cinfo->client_data;
+  if (session->offset >= session->length && session->file) {
+    session->length = fread(session->file_buffer, 1, FILE_BUFFER_SIZE, session->file);
+    session->bytes = session->file_buffer;
+    session->offset = 0;
+  }
+  if (session->offset >= session->length) {
+    /* The end of the data, met as jpeg_mem_src and jpeg_stdio_src meet it: a warning, a fake EOI. */
+    WARNMS(cinfo, JWRN_JPEG_EOF);
+    cinfo->src->next_input_byte = fake_eoi;
+    cinfo->src->bytes_in_buffer = 2;
+    return TRUE;
+  }
+  size_t take = session->length - session->offset < WINDOW ? session->length - session->offset : WINDOW;
+  cinfo->src->next_input_byte = session->bytes + session->offset;
+  cinfo->src->bytes_in_buffer = take;
+  session->offset += take;
+  return TRUE;
+}
+
+static void pull_skip(j_decompress_ptr cinfo, long count) {
+  struct jpeg_source_mgr *source = cinfo->src;
+  if (count <= 0) return;
+  while ((size_t)count > source->bytes_in_buffer) {
+    count -= (long)source->bytes_in_buffer;
+    pull_fill(cinfo);
+  }
+  source->next_input_byte += count;
+  source->bytes_in_buffer -= (size_t)count;
+}
+
+static void use_source(struct imc_jpeg_session *session, boolean (*fill)(j_decompress_ptr),
+                       void (*skip)(j_decompress_ptr, long)) {
+  session->source.init_source = source_init;
+  session->source.fill_input_buffer = fill;
+  session->source.skip_input_data = skip;
+  session->source.resync_to_restart = jpeg_resync_to_restart;
+  session->source.term_source = source_term;
+  session->source.next_input_byte = NULL;
+  session->source.bytes_in_buffer = 0;
+  session->cinfo.src = &session->source;
+}
+
 int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
   if (create_session(decoder, status) != IMC_OK) return status->code;
   struct imc_jpeg_session *session = decoder->jpeg;
@@ -303,10 +379,15 @@ int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
   jpeg_create_decompress(cinfo);
   session->created = 1;
   configure(session);
-  if (decoder->source.file)
-    jpeg_stdio_src(cinfo, decoder->source.file);
-  else
-    jpeg_mem_src(cinfo, decoder->source.data, (unsigned long)decoder->source.length);
+  if (decoder->source.file) {
+    session->file = decoder->source.file;
+    session->file_buffer = malloc(FILE_BUFFER_SIZE);
+    if (!session->file_buffer) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
+  } else {
+    session->bytes = decoder->source.data;
+    session->length = decoder->source.length;
+  }
+  use_source(session, pull_fill, pull_skip);
   jpeg_read_header(cinfo, TRUE);
   if (describe(decoder, status) != IMC_OK) return status->code;
   return choose_scaled_output(decoder, decoder->request.scale_eighths, status);
@@ -371,19 +452,41 @@ int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status) {
 }
 
 /* ---- Push mode (imc_stream): libjpeg with a suspending source over the stream's unconsumed bytes. ----
- * Before the end of the data, an empty source suspends libjpeg (it backs up and is called again
- * with more bytes); once imc_stream_finish has said there are no more, the source behaves exactly
- * as jpeg_mem_src at its end (a warning, then a fake EOI), so the verdict is the pull decoder's. */
+ * The bytes are handed out in windows (WINDOW) like the pull sources'. When the bytes run out before
+ * the end of the data, the source suspends libjpeg: it backs up to its last sync point (where it
+ * stored its position in the source), which we track, and is called again with more bytes. Once
+ * imc_stream_finish has said there are no more, the source behaves exactly as the pull sources at
+ * their end (a warning, then a fake EOI), so the verdict is the pull decoder's. */
 
-static void push_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
-static void push_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
-
-static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
+static void push_window(struct imc_jpeg_session *session, size_t from) {
+  imc_stream *stream = session->stream;
+  size_t take = stream->input_length - from < WINDOW ? stream->input_length - from : WINDOW;
+  session->source.next_input_byte = stream->input + from;
+  session->source.bytes_in_buffer = take;
+  session->window_start = session->source.next_input_byte;
+  session->window_end = from + take;
+}
 
 static boolean push_fill(j_decompress_ptr cinfo) {
   struct imc_jpeg_session *session = cinfo->client_data;
   imc_stream *stream = session->stream;
-  if (!stream->eof) return FALSE;
+  struct jpeg_source_mgr *source = cinfo->src;
+  if (!session->fed_fake_eoi) {
+    /* libjpeg stores its position in the source only where it can resume (after a marker, an MCU):
+     * a position other than the window we set is such a sync point. Right after a window is set it
+     * always reads a byte before it syncs, so an unchanged position means no sync since. */
+    if (source->next_input_byte != session->window_start)
+      session->restart = (size_t)(source->next_input_byte - stream->input);
+    if (session->window_end < stream->input_length) {
+      push_window(session, session->window_end);
+      return TRUE;
+    }
+    if (!stream->eof) {
+      source->next_input_byte = stream->input + session->restart;
+      source->bytes_in_buffer = 0;
+      return FALSE;
+    }
+  }
   /* A skip that ran past the end: one warning per fake EOI it swallows, as jpeg_mem_src does. */
   while (stream->skip_pending >= 2) {
     WARNMS(cinfo, JWRN_JPEG_EOF);
@@ -391,8 +494,8 @@ static boolean push_fill(j_decompress_ptr cinfo) {
   }
   WARNMS(cinfo, JWRN_JPEG_EOF);
   session->fed_fake_eoi = 1;
-  cinfo->src->next_input_byte = fake_eoi + stream->skip_pending;
-  cinfo->src->bytes_in_buffer = 2 - (size_t)stream->skip_pending;
+  source->next_input_byte = fake_eoi + stream->skip_pending;
+  source->bytes_in_buffer = 2 - (size_t)stream->skip_pending;
   stream->skip_pending = 0;
   return TRUE;
 }
@@ -400,25 +503,26 @@ static boolean push_fill(j_decompress_ptr cinfo) {
 static void push_skip(j_decompress_ptr cinfo, long count) {
   struct jpeg_source_mgr *source = cinfo->src;
   struct imc_jpeg_session *session = cinfo->client_data;
+  imc_stream *stream = session->stream;
   if (count <= 0) return;
   if ((size_t)count <= source->bytes_in_buffer) {
     source->next_input_byte += count;
     source->bytes_in_buffer -= (size_t)count;
     return;
   }
-  if (session->stream->eof) {
-    while ((size_t)count > source->bytes_in_buffer) {
-      count -= (long)source->bytes_in_buffer;
-      source->bytes_in_buffer = 0;
-      push_fill(cinfo);
-    }
-    source->next_input_byte += count;
-    source->bytes_in_buffer -= (size_t)count;
+  if (session->fed_fake_eoi) {
+    stream->skip_pending += (uint64_t)count - source->bytes_in_buffer;
+    source->bytes_in_buffer = 0;
     return;
   }
-  session->stream->skip_pending += (uint64_t)count - source->bytes_in_buffer;
-  source->next_input_byte += source->bytes_in_buffer;
-  source->bytes_in_buffer = 0;
+  /* libjpeg synced before skipping: the position after the skip is where it resumes. */
+  uint64_t target = (uint64_t)(source->next_input_byte - stream->input) + (uint64_t)count;
+  if (target > stream->input_length) {
+    stream->skip_pending += target - stream->input_length; /* dropped from bytes still to come */
+    target = stream->input_length;
+  }
+  push_window(session, (size_t)target);
+  session->restart = (size_t)target;
 }
 
 int32_t imc_jpeg_stream_begin(imc_decoder *decoder, imc_status *status) {
@@ -429,12 +533,7 @@ int32_t imc_jpeg_stream_begin(imc_decoder *decoder, imc_status *status) {
   jpeg_create_decompress(cinfo);
   session->created = 1;
   configure(session);
-  session->push_source.init_source = push_init_source;
-  session->push_source.fill_input_buffer = push_fill;
-  session->push_source.skip_input_data = push_skip;
-  session->push_source.resync_to_restart = jpeg_resync_to_restart;
-  session->push_source.term_source = push_term_source;
-  cinfo->src = &session->push_source;
+  use_source(session, push_fill, push_skip);
   return IMC_OK;
 }
 
@@ -459,9 +558,9 @@ int32_t imc_jpeg_stream_pump(imc_decoder *decoder, imc_status *status) {
   struct jpeg_decompress_struct *cinfo = &session->cinfo;
   imc_stream *stream = session->stream;
   session->status = status;
-  struct jpeg_source_mgr *source = &session->push_source;
-  source->next_input_byte = stream->input + stream->input_start;
-  source->bytes_in_buffer = stream->input_length - stream->input_start;
+  struct jpeg_source_mgr *source = &session->source;
+  session->restart = stream->input_start;
+  push_window(session, stream->input_start);
   int32_t code = IMC_OK;
   if (setjmp(session->jump)) {
     code = status->code;
@@ -525,6 +624,7 @@ void imc_jpeg_close(imc_decoder *decoder) {
   if (session->created) jpeg_destroy_decompress(&session->cinfo);
   free(session->marker_buffer);
   free(session->scratch);
+  free(session->file_buffer);
   free(session);
   decoder->jpeg = NULL;
 }

@@ -34,8 +34,11 @@ static int32_t framer_judge(imc_png_framer *framer, const imc_request *request, 
   for (int i = 0; i < 4; i++) letters &= (type[i] >= 'A' && type[i] <= 'Z') || (type[i] >= 'a' && type[i] <= 'z');
   if (length > 0x7fffffffu || !letters) {
     framer->done = 1; /* libpng rejects the length or the type itself, before the length matters */
+    framer->impossible = 1;
     return IMC_OK;
   }
+  /* libpng refuses an IHDR of another length from its header alone, in both readers. */
+  framer->impossible = memcmp(type, "IHDR", 4) == 0 && length != 13;
   if ((type[0] & 0x20) && length > request->max_chunk_bytes) {
     framer->done = 1;
     imc_status_setf(status, IMC_ERR_LIMIT, "PNG chunk %.4s is %u bytes, over the %llu-byte chunk limit", (const char *)type, length,
@@ -76,13 +79,32 @@ int32_t imc_png_framer_scan(imc_png_framer *framer, const uint8_t *data, size_t 
     if (framer->fill == 8) {
       /* IHDR: also collect width and height before judging. An IHDR whose length is not 13 is
        * refused by libpng from its header alone (corrupt), before its size fields matter. */
-      if (memcmp(framer->collected + 4, "IHDR", 4) == 0 && read_be32(framer->collected) == 13) continue;
+      if (memcmp(framer->collected + 4, "IHDR", 4) == 0 && read_be32(framer->collected) == 13 &&
+          framer->chunk_start == 8)
+        continue; /* (a later IHDR is libpng's "out of place", whatever its size) */
       if (framer_judge(framer, request, status) != IMC_OK) return status->code;
     } else if (framer->fill == 16) {
       if (framer_judge(framer, request, status) != IMC_OK) return status->code;
     }
   }
   return IMC_OK;
+}
+
+uint64_t imc_png_framer_span(const imc_png_framer *framer) {
+  if (framer->done) return 0;
+  uint64_t next = framer->next_chunk == 0 ? 8 : framer->next_chunk;
+  if (framer->fill == 0 && framer->position < next) return next - framer->position;
+  return (framer->fill >= 8 ? 16 : 8) - framer->fill; /* a header: 8 bytes, an IHDR's 16 with its size */
+}
+
+/* Where the chunk being read ends (its header's end while the header is still being collected). */
+static uint64_t framer_chunk_end(const imc_png_framer *framer) {
+  if (framer->fill > 0) return framer->chunk_start + (framer->fill >= 8 ? 16 : 8);
+  return framer->next_chunk;
+}
+
+int imc_png_framer_cut(const imc_png_framer *framer, uint64_t size) {
+  return !framer->impossible && framer_chunk_end(framer) > size;
 }
 
 struct imc_png_session {
@@ -103,6 +125,10 @@ struct imc_png_session {
   int limit_pending;        /* the framer refused a chunk starting at limit_at */
   uint64_t limit_at;
   uint64_t fed;             /* bytes given to libpng */
+  uint64_t received;        /* bytes appended */
+  imc_png_framer feed;      /* follows the bytes given to libpng: the chunk it is reading */
+  imc_status held;          /* an error inside a chunk not complete yet: reported at its end, */
+  uint64_t held_until;      /* or `truncated` if the data ends first */
   imc_status limit_status;
   png_bytep *rows;
 };
@@ -112,13 +138,19 @@ static int32_t code_from_state(struct imc_png_session *session) {
   if (session->code_on_error != IMC_OK) return session->code_on_error;
   if (session->allocation_failed) return IMC_ERR_NO_MEMORY;
   if (session->source->hit_end) return IMC_ERR_TRUNCATED;
+  /* An error inside a chunk the data does not complete: the file is cut short (the push reader,
+   * which waits for whole chunks, reaches the same verdict in imc_png_stream_pump). */
+  if (!session->pushing && imc_png_framer_cut(&session->framer, session->source->size)) return IMC_ERR_TRUNCATED;
   return IMC_ERR_CORRUPT;
 }
 
 static void on_error(png_structp png, png_const_charp message) {
   struct imc_png_session *session = png_get_error_ptr(png);
   /* A status already set is our own stop (a limit from the framer): keep it. */
-  if (session->status->code == IMC_OK) imc_status_set(session->status, code_from_state(session), message);
+  if (session->status->code == IMC_OK) {
+    int32_t code = code_from_state(session);
+    imc_status_set(session->status, code, code == IMC_ERR_TRUNCATED ? "Unexpected end of data" : message);
+  }
   png_longjmp(png, 1);
 }
 
@@ -130,10 +162,9 @@ static void on_warning(png_structp png, png_const_charp message) {
   /* The progressive reader only warns about damaged image data while rows are still missing (the
    * sequential reader fails): those pixels are lost, so it is the same corrupt verdict. */
   if (session->pushing && png_get_io_chunk_type(png) == 0x49444154u) {
+    /* With interlace handling on, the row number counts image rows in every pass (0...height). */
     png_uint_32 pass = png_get_current_pass_number(png);
-    png_uint_32 height = session->decoder->info.height;
-    png_uint_32 rows = session->decoder->info.interlaced ? PNG_PASS_ROWS(height, pass) : height;
-    if (pass <= 6 && png_get_current_row_number(png) < rows) png_error(png, message);
+    if (pass <= 6 && png_get_current_row_number(png) < session->decoder->info.height) png_error(png, message);
   }
 }
 
@@ -242,12 +273,20 @@ static int32_t create_session(imc_decoder *decoder, imc_status *status) {
   return IMC_OK;
 }
 
+/* Largest piece of IDAT data zlib gets at once, in both readers (the sequential reader's
+ * IDAT_read_size, the push reader's pieces): zlib then sees the same input in the same pieces
+ * whatever the chunking of the bytes, so damage after the last row is reached in the call that
+ * ends the image (an error) or after it (a warning) alike. What one push call inflates is bounded
+ * by it (deflate's ratio is at most ~1032:1): the row queue overshoots its capacity by ~8 MiB at most. */
+#define PIECE 8192
+
 /* Applies the limits and the chunk policy. Called under the entry point's setjmp. */
 static void configure(png_structp png, const imc_request *request) {
   /* Our framer checks the size limits first; libpng's own would only warn, then fail as corrupt. */
   png_set_user_limits(png, 0x7fffffffu, 0x7fffffffu);
   png_set_chunk_cache_max(png, 1000);
   png_set_chunk_malloc_max(png, (png_alloc_size_t)request->max_chunk_bytes);
+  png_set_compression_buffer_size(png, PIECE); /* sequential: IDAT read in PIECE-byte pieces */
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, unused_chunks, (int)(sizeof unused_chunks / 5));
 }
@@ -338,6 +377,9 @@ static void push_row(png_structp png, png_bytep row, png_uint_32 row_number, int
 static void push_end(png_structp png, png_infop info) {
   (void)info;
   struct imc_png_session *session = png_get_progressive_ptr(png);
+  /* IEND with rows still missing (the zlib stream ended early): the sequential reader's error. */
+  if (png_get_current_pass_number(png) <= 6 && png_get_current_row_number(png) < session->decoder->info.height)
+    png_error(png, "Not enough image data");
   if (session->decoder->info.interlaced) imc_stream_image_complete(session->decoder->stream);
   session->ended = 1;
 }
@@ -353,12 +395,10 @@ int32_t imc_png_stream_begin(imc_decoder *decoder, imc_status *status) {
   return IMC_OK;
 }
 
-/* Largest piece given to libpng at once: what one call inflates is bounded by it (deflate's ratio
- * is at most ~1032:1), so the row queue overshoots its capacity by a bounded amount. */
-#define PUSH_PIECE 2048
 
 int32_t imc_png_stream_scan(imc_decoder *decoder, const uint8_t *data, size_t length, imc_status *status) {
   struct imc_png_session *session = decoder->png;
+  session->received += length;
   if (session->limit_pending) return IMC_OK;
   imc_status found = {0};
   if (imc_png_framer_scan(&session->framer, data, length, &decoder->request, &found) != IMC_OK) {
@@ -370,12 +410,36 @@ int32_t imc_png_stream_scan(imc_decoder *decoder, const uint8_t *data, size_t le
   return IMC_OK;
 }
 
+/* An error held for a chunk not complete yet: the error once the chunk's end has arrived, `truncated`
+ * if the data ends before it, nothing yet otherwise. */
+static int32_t held_verdict(struct imc_png_session *session, const imc_stream *stream, imc_status *status) {
+  if (session->received >= session->held_until) {
+    *status = session->held;
+    return status->code;
+  }
+  if (stream->eof) {
+    imc_status_set(status, IMC_ERR_TRUNCATED, "Unexpected end of data");
+    return status->code;
+  }
+  return IMC_OK;
+}
+
 int32_t imc_png_stream_pump(imc_decoder *decoder, imc_status *status) {
   struct imc_png_session *session = decoder->png;
   imc_stream *stream = decoder->stream;
   png_structp png = session->png;
   session->status = status;
-  if (setjmp(png_jmpbuf(png))) return status->code;
+  if (session->held.code != IMC_OK) return held_verdict(session, stream, status);
+  if (setjmp(png_jmpbuf(png))) {
+    /* libpng is spent. Inside a chunk whose end has not arrived, the verdict waits for it. */
+    if (status->code == IMC_ERR_CORRUPT && imc_png_framer_cut(&session->feed, session->received)) {
+      session->held = *status;
+      session->held_until = framer_chunk_end(&session->feed);
+      memset(status, 0, sizeof *status);
+      return held_verdict(session, stream, status);
+    }
+    return status->code;
+  }
   while (!session->ended && !imc_stream_rows_full(stream)) {
     size_t available = stream->input_length - stream->input_start;
     if (session->limit_pending) {
@@ -383,10 +447,27 @@ int32_t imc_png_stream_pump(imc_decoder *decoder, imc_status *status) {
       if (allowed < available) available = (size_t)allowed;
     }
     if (available == 0) break;
-    size_t piece = available < PUSH_PIECE ? available : PUSH_PIECE;
+    /* A piece never spans two chunks, so an error is always in the chunk the feed framer is in; and
+     * it is always the whole rest of the chunk or PIECE bytes, however the bytes arrived (a shorter
+     * one waits for more bytes, unless there are no more), so zlib sees the sequential reader's pieces. */
+    size_t piece = PIECE;
+    uint64_t span = imc_png_framer_span(&session->feed);
+    if (span > 0 && span < piece) piece = (size_t)span;
+    if (available < piece) {
+      if (!stream->eof) break;
+      piece = available;
+    }
+    imc_status ignored = {0}; /* limits are the append framer's business */
+    imc_png_framer_scan(&session->feed, stream->input + stream->input_start, piece, &decoder->request, &ignored);
     png_process_data(png, session->info, stream->input + stream->input_start, piece);
     stream->input_start += piece;
     session->fed += piece;
+    /* After the image data the push reader takes the next chunk header without checking it; the
+     * sequential reader refuses an impossible one. */
+    if (session->feed.impossible && !session->ended) {
+      imc_status_set(status, IMC_ERR_CORRUPT, "PNG chunk header is invalid");
+      return status->code;
+    }
   }
   if (session->ended) return IMC_OK;
   if (session->limit_pending && session->fed >= session->limit_at) {

@@ -86,13 +86,18 @@ import Testing
     #expect(decoder.outputPixelFormat == .rgb8)
   }
 
-  @Test(arguments: ["testorig.jpg", "gray-64.png", "Landscape_5.jpg"])
+  @Test(arguments: ["testorig.jpg", "gray-noise-160.png", "Landscape_5.jpg"])
   func rowsArriveBeforeTheLastByte(_ name: String) throws {
-    // Sequential JPEG and non-interlaced PNG: the first half of the file gives rows at once.
-    let rows: [[UInt8]] = (0..<64).map { (y: Int) -> [UInt8] in
-      (0..<64).map { (x: Int) -> UInt8 in UInt8(truncatingIfNeeded: x * 3 + y * 5) }
+    // Sequential JPEG and non-interlaced PNG: the first half of the file gives rows at once. (PNG
+    // image data goes to zlib in 8 KiB pieces or whole chunks, so the PNG is noise of ~25 KiB.)
+    var noise: UInt32 = 1
+    let rows: [[UInt8]] = (0..<160).map { (_: Int) -> [UInt8] in
+      (0..<160).map { (_: Int) -> UInt8 in
+        noise = noise &* 1_664_525 &+ 1_013_904_223
+        return UInt8(truncatingIfNeeded: noise >> 24)
+      }
     }
-    let bytes = name == "gray-64.png" ? PNGBuilder.gray(rows) : try Fixtures.bytes(name)
+    let bytes = name == "gray-noise-160.png" ? PNGBuilder.gray(rows) : try Fixtures.bytes(name)
     let full = try ImageDecoder.decode(bytes)
     let decoder = StreamingDecoder()
     try decoder.append(bytes.prefix(bytes.count / 2))

@@ -103,6 +103,117 @@ import Testing
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }
 
+  /// The inputs on which the decoders once disagreed (Fixtures/regressions/Verdicts, from the fuzz
+  /// corpora and FuzzStreaming's findings), each with the verdict decided for it (README, "Decoding
+  /// policy"): a bad Huffman code is `corrupt` wherever libjpeg meets it; FF fill bytes before a
+  /// stuffed FF give the same pixels; a PNG cut inside a chunk is `truncated` (unless the chunk's
+  /// header is impossible); damage in IDAT data that the data completes is `corrupt`.
+  static let decided: [(name: String, verdict: Verdict)] = [
+    ("jpeg-bad-huffman-code-mid-scan.jpg", .rejected(.corrupt)),
+    ("jpeg-bad-huffman-code-mid-scan-2.jpg", .rejected(.corrupt)),
+    ("jpeg-bad-huffman-code-mid-scan-3.jpg", .rejected(.corrupt)),
+    ("jpeg-bad-huffman-code-then-end-of-file.jpg", .rejected(.corrupt)),
+    ("jpeg-bad-huffman-code-then-premature-end.jpg", .rejected(.corrupt)),
+    ("jpeg-ff-fill-before-stuffed-ff.jpg", .accepted),
+    ("jpeg-ff-fill-before-stuffed-ff-2.jpg", .accepted),
+    ("png-bad-adler32-no-iend.png", .rejected(.corrupt)),
+    ("png-bad-filter-in-cut-idat.png", .rejected(.truncated)),
+    ("png-duplicate-plte-cut.png", .rejected(.truncated)),
+    ("png-exif-before-ihdr-cut.png", .rejected(.truncated)),
+    ("png-idat-damage-in-cut-idat.png", .rejected(.truncated)),
+    ("png-idat-zlib-damage-cut.png", .rejected(.truncated)),
+    ("png-iend-first-long-cut.png", .rejected(.truncated)),
+    ("png-interlaced-idat-damage-crc-cut.png", .rejected(.truncated)),
+    ("png-invalid-chunk-type-after-idat.png", .rejected(.corrupt)),
+    ("png-second-ihdr-huge-size.png", .rejected(.truncated)),
+    ("badadler.png", .rejected(.corrupt)),  // Fixtures/images: its Adler-32 is in the last row's zlib call
+  ]
+
+  /// Decodes `bytes` with a `StreamingDecoder`, appending them in the pieces `cuts` marks (offsets).
+  static func stream(_ bytes: [UInt8], cuts: [Int], options: DecodeOptions = DecodeOptions()) -> Result<
+    Image, DecodeError
+  > {
+    let decoder = StreamingDecoder(options: options)
+    var image: Image?
+    var row = 0
+    func take() throws(DecodeError) {
+      guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
+      if image == nil { image = try Image(allocatingWidth: size.width, height: size.height, pixelFormat: format) }
+      row += try decoder.readRows(into: &image!, at: row)
+    }
+    do throws(DecodeError) {
+      var start = 0
+      for end in cuts + [bytes.count] where end > start && end <= bytes.count {
+        try decoder.append(Array(bytes[start..<end]))
+        start = end
+        try take()
+      }
+      try decoder.finish()
+      try take()
+      guard let image, row == image.height else {
+        return .failure(DecodeError(kind: .invalidArgument, format: nil, message: "rows missing: \(row)"))
+      }
+      return .success(image)
+    } catch { return .failure(error) }
+  }
+
+  @Test(arguments: decided.map(\.name))
+  func aDecidedInputHasItsVerdictFromMemoryFromAFileAndInAnyChunking(_ name: String) throws {
+    let expected = try #require(Self.decided.first { $0.name == name }).verdict
+    let directory = name == "badadler.png" ? "Fixtures/images" : "Fixtures/regressions/Verdicts"
+    let path = Fixtures.root.appendingPathComponent("\(directory)/\(name)").path
+    let bytes = try Self.read(URL(fileURLWithPath: path))
+    let reference = StreamingDecoderTests.oneCall(bytes)
+    #expect(Self.verdict(reference) == expected, "\(name) one call from memory: \(reference)")
+    let fromFile: Result<Image, DecodeError>
+    do throws(DecodeError) { fromFile = .success(try ImageDecoder.decode(contentsOf: path)) } catch {
+      fromFile = .failure(error)
+    }
+    #expect(Self.verdict(fromFile) == expected, "\(name) one call from the file: \(fromFile)")
+    if case .success(let a) = fromFile, case .success(let b) = reference { #expect(a == b, "\(name): file pixels") }
+    let validated: Verdict
+    do throws(DecodeError) {
+      _ = try ImageDecoder.validate(contentsOf: path)
+      validated = .accepted
+    } catch { validated = .rejected(error.kind) }
+    #expect(validated == expected, "\(name) validated")
+    if Self.isJPEG(bytes) {
+      for eighths in 1...7 {
+        let scaled = StreamingDecoderTests.oneCall(
+          bytes, options: DecodeOptions(jpegScale: JPEGScale(eighths: eighths)))
+        #expect(Self.verdict(scaled) == expected, "\(name) at \(eighths)/8")
+      }
+    }
+    // Fixed piece sizes, seeded random ones, and every split in two (every 7th for the larger files).
+    var chunkings: [(String, [Int])] = []
+    for size in [1, 2, 3, 7, 64, 511, 512, 4096] {
+      chunkings.append(("pieces of \(size)", Array(stride(from: size, to: bytes.count, by: size))))
+    }
+    var generator = SplitMix(seed: UInt64(bytes.count))
+    for round in 0..<8 {
+      var cuts: [Int] = []
+      var offset = 0
+      while offset < bytes.count {
+        offset += 1 + Int(generator.next() % UInt64(1 + round * 300))
+        cuts.append(offset)
+      }
+      chunkings.append(("random pieces, round \(round)", cuts))
+    }
+    for cut in stride(from: 1, to: bytes.count, by: bytes.count <= 2048 ? 1 : 7) {
+      chunkings.append(("split at \(cut)", [cut]))
+    }
+    var problems: [String] = []
+    for (label, cuts) in chunkings {
+      let streamed = Self.stream(bytes, cuts: cuts)
+      if Self.verdict(streamed) != expected {
+        problems.append("\(label): \(Self.verdict(streamed)) (\(streamed))")
+      } else if case .success(let image) = streamed, case .success(let one) = reference, image != one {
+        problems.append("\(label): different pixels")
+      }
+    }
+    #expect(problems.isEmpty, "\(name), expected \(expected), streamed: \(problems.prefix(10).joined(separator: "; "))")
+  }
+
   @Test func theLocalFuzzCorporaHaveOneVerdict() throws {
     // Present after `scripts/fuzz` has run here (not committed); a pixel cap keeps each input fast,
     // applied to every path alike.

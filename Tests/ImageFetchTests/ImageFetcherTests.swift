@@ -3,220 +3,262 @@ import ImageCodecs
 import ImageFetch
 import ParseFetch
 import ParseFixtureSupport
+import Synchronization
 import Testing
 import Thumbnails
 
-/// The whole pipeline against the fixture Parse server: object → file → download → full decode
-/// → cache → image.
+/// `ImageFetcher` in process, through its two roles: ``LocalFileLoader`` (the `DataLoading` role
+/// served from local fixture files) and `DiskCache` or a `FileCaching` of the test's own. Their
+/// subject is the fetch logic: validation as the bytes arrive, the decode chosen by what was
+/// asked, typed errors, hits without requests, thumbnails reused from their stamps, keys, damaged
+/// entries. What needs the Parse server or HTTP is `ImageFetcherServerTests`'.
 @Suite(.timeLimit(.minutes(10))) struct ImageFetcherTests {
-  let jpeg = "0123456789abcdef0123456789abcdef_landscape.jpg"
-  let png = "fedcba9876543210fedcba9876543210_alpha.png"
-  let broken = "00112233445566778899aabbccddeeff_cut.jpg"
-  let hostile = "../../escape/\u{0}Evil Name.JPG"
-  let photo = ParseObjectReference(className: "Photo", objectID: "Ed1nuqPvcm")
-  let fixture: ParseFixture
+  let url = URL(string: "https://files.example/photo/landscape.jpg")!
   let cache: DiskCache
 
-  init() async throws {
-    fixture = try await ParseFixture(
-      files: [
-        jpeg: "Landscape_1.jpg", png: "basn6a08.png", broken: "truncated_jpeg.jpg",
-        hostile: "basn6a08.png",
-      ],
-      seed: [
-        "classes": [
-          "Photo": [
-            ParseFixture.photo("Ed1nuqPvcm", ParseFixture.file(jpeg)),
-            ParseFixture.photo("alphaPng01", ParseFixture.file(png)),
-            ParseFixture.photo("brokenJpg1", ParseFixture.file(broken)),
-            ParseFixture.photo("textValue1", "not a file"),
-            ParseFixture.photo("hostile001", ParseFixture.file(hostile)),
-          ]
-        ]
-      ])
-    cache = try DiskCache(directory: try TestFiles.scratchDirectory().path)
+  init() throws { cache = try DiskCache(directory: try TestFiles.scratchDirectory().path) }
+
+  func fetcher(_ loader: LocalFileLoader, limits: DecodeLimits = .standard) throws -> ImageFetcher {
+    try ImageFetcher(cache: cache, downloader: loader, decodeOptions: DecodeOptions(limits: limits))
   }
 
-  func fetcher(configured: Bool = true) throws -> ImageFetcher {
-    try ImageFetcher(
-      configuration: configured ? fixture.configuration(sessionToken: ParseFixture.sessionToken) : nil,
-      cache: cache)
+  func loader(_ image: String, chunkSize: Int = 16 << 10) -> LocalFileLoader {
+    LocalFileLoader([url: TestFiles.image(image).path], chunkSize: chunkSize)
   }
 
-  var fileRoute: String { "files/\(ParseFixture.appID)/\(jpeg)" }
-
-  @Test func loadsAnObjectsImageAsTheDecoderSeesIt() async throws {
-    let log = ProgressLog()
-    let image = try await fetcher().image(of: photo, column: "MainImage", progress: log.handler)
-    let reference = try ImageDecoder.decode(contentsOf: TestFiles.image("Landscape_1.jpg").path)
-    #expect(image == reference)
-    #expect(log.all.last?.fraction == 1)
-    #expect(cache.cachedFile(for: CacheKey(parseFileName: jpeg)) != nil)
+  /// A scratch file holding `bytes` (a cut or made-up download).
+  func scratchFile(_ bytes: Data) throws -> String {
+    let path = try TestFiles.scratchDirectory().appendingPathComponent("served").path
+    try bytes.write(to: URL(fileURLWithPath: path))
+    return path
   }
 
-  @Test func makesAThumbnailNextToTheCachedOriginalAndReusesIt() async throws {
-    let options = ThumbnailOptions(size: .longestSide(128))
-    let made = try await fetcher().thumbnail(of: photo, column: "MainImage", options: options)
-    let (original, thumbnail) = (made.original, made.thumbnail)
-    #expect(thumbnail.path.hasPrefix(cache.directory + "/") && !thumbnail.reused)
-    #expect(thumbnail.width == 128 && thumbnail.height == 85)
-    #expect(try ImageDecoder.probe(contentsOf: thumbnail.path).width == 128)
-    #expect(FileManager.default.fileExists(atPath: original.path))
-    let again = try await fetcher().thumbnail(of: photo, column: "MainImage", options: options)
-    #expect(again.original.isCacheHit && again.thumbnail.reused)
+  func cacheFiles() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: cache.directory).filter {
+      !$0.hasPrefix(".") && CacheFile(fileName: $0) != .tag
+    }.sorted()
   }
 
-  @Test func handsBackTheValidatingDecodeOnAMiss() async throws {
-    let file = try await fetcher().cachedFile(of: photo, column: "MainImage")
-    #expect(!file.isCacheHit)
-    #expect(file.value?.width == 1800 && file.value?.height == 1200)
-  }
-
-  @Test func aSecondLoadIsAHitWithoutAFileRequest() async throws {
-    let fetcher = try fetcher()
-    let first = try await fetcher.image(of: photo, column: "MainImage")
-    let hit = try await fetcher.cachedFile(of: photo, column: "MainImage")
-    #expect(hit.isCacheHit && hit.value == nil)
-    #expect(try await fetcher.image(of: photo, column: "MainImage") == first)
-    #expect(try await fixture.requests(fileRoute) == 1)
-  }
-
-  @Test func sendsTheSessionTokenWithTheFileRequest() async throws {
-    _ = try await fetcher().image(of: photo, column: "MainImage")
-    #expect(try await fixture.lastHeaders(fileRoute)["x-parse-session-token"] == ParseFixture.sessionToken)
-    #expect(try await fixture.lastHeaders(fileRoute)["x-parse-master-key"] == nil)
-  }
-
-  @Test func rejectsATruncatedImageAndCachesNothing() async throws {
-    let object = ParseObjectReference(className: "Photo", objectID: "brokenJpg1")
+  @Test func aHeaderOverTheLimitsStopsTheTransferAtOnce() async throws {
+    let loader = loader("Landscape_1.jpg", chunkSize: 4096)
+    var limits = DecodeLimits.standard
+    limits.maxPixels = 1000
     let error = await #expect(throws: ImageFetchError.self) {
-      try await fetcher().image(of: object, column: "MainImage")
+      try await fetcher(loader, limits: limits).cachedFile(at: url)
+    }
+    guard case .invalidImage(_, let decodeError)? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(decodeError.kind == .limitExceeded)
+    let size = try TestFiles.bytes("Landscape_1.jpg").count
+    #expect(loader.bytesWritten(url) < size / 4, "stopped after \(loader.bytesWritten(url)) of \(size) bytes")
+    #expect(try cacheFiles().isEmpty, "nothing cached, no .part kept")
+  }
+
+  @Test func aTruncatedJPEGIsRejectedByTheCheapDecodeAsByTheFullOne() async throws {
+    let full = try #require(throws: DecodeError.self) {
+      try ImageDecoder.decode(contentsOf: TestFiles.image("truncated_jpeg.jpg").path)
+    }
+    let error = await #expect(throws: ImageFetchError.self) {
+      try await fetcher(loader("truncated_jpeg.jpg")).cachedFile(at: url)
+    }
+    guard case .invalidImage(_, let decodeError)? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(decodeError.kind == full.kind)
+    #expect(try cacheFiles().isEmpty)
+  }
+
+  @Test func aPlainFetchValidatesWithoutHandingBackPixels() async throws {
+    let file = try await fetcher(loader("Landscape_1.jpg")).cachedFile(at: url)
+    #expect(!file.isCacheHit && file.value?.width == 1800 && file.value?.height == 1200)
+    #expect(file.value?.image == nil)
+    #expect(try FileManager.default.contents(atPath: file.path) == TestFiles.bytes("Landscape_1.jpg"))
+  }
+
+  @Test func imageHandsBackTheValidatingDecodeAndAHitMakesNoRequest() async throws {
+    let loader = loader("Landscape_1.jpg")
+    let fetcher = try fetcher(loader)
+    let image = try await fetcher.image(at: url)
+    #expect(image == (try ImageDecoder.decode(contentsOf: TestFiles.image("Landscape_1.jpg").path)))
+    let hit = try await fetcher.cachedFile(at: url)
+    #expect(hit.isCacheHit && hit.value == nil)
+    #expect(try await fetcher.image(at: url) == image)
+    #expect(loader.requests.count == 1)
+  }
+
+  @Test func aThumbnailIsMadeOnceAndReusedFromItsStampOnAHit() async throws {
+    let loader = loader("Landscape_1.jpg")
+    let fetcher = try fetcher(loader)
+    let options = ThumbnailOptions(size: .longestSide(128))
+    let made = try await fetcher.thumbnail(at: url, options: options)
+    #expect(!made.original.isCacheHit && !made.thumbnail.reused)
+    #expect(made.thumbnail.width == 128 && made.thumbnail.height == 85)
+    #expect(made.thumbnail.path.hasPrefix(cache.directory + "/"))
+    #expect(try ImageDecoder.probe(contentsOf: made.thumbnail.path).width == 128)
+    #expect(FileManager.default.fileExists(atPath: made.original.path))
+    let again = try await fetcher.thumbnail(at: url, options: options)
+    #expect(again.original.isCacheHit && again.thumbnail.reused && again.thumbnail.path == made.thumbnail.path)
+    #expect(loader.requests.count == 1)
+  }
+
+  @Test func aMissingFileIsADownloadError() async throws {
+    let error = await #expect(throws: ImageFetchError.self) {
+      try await fetcher(LocalFileLoader([:])).image(at: url)
+    }
+    guard case .download(.httpStatus(_, 404, _, _))? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+  }
+
+  @Test func cancellationIsTypedAndStoresNothing() async throws {
+    let loader = loader("Landscape_1.jpg")
+    loader.hold(url, atByte: 100_000)
+    let fetcher = try fetcher(loader)
+    let task = Task { try await fetcher.image(at: url) }
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !loader.isHeld(url) {
+      try #require(ContinuousClock.now < deadline, "the transfer never reached its hold")
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    task.cancel()
+    let result = await task.result
+    guard case .failure(let error) = result, case .cancelled? = error as? ImageFetchError else {
+      Issue.record("got \(result)")
+      return
+    }
+    let key = CacheKey(url: url.absoluteString)
+    #expect(cache.cachedFile(for: key) == nil)
+    #expect(try cacheFiles() == [key.fileName + ".part"], "only the .part, for a resume")
+  }
+
+  @Test func aDownloadedThumbnailIsTheOneMadeFromTheStoredFile() async throws {
+    let fetcher = try fetcher(loader("Landscape_1.jpg"))
+    let options = ThumbnailOptions(size: .longestSide(96))
+    let made = try await fetcher.thumbnail(at: url, options: options)
+    let written = try Data(contentsOf: URL(fileURLWithPath: made.thumbnail.path))
+    // The same file made the ordinary way from a copy of the original, after removing ours.
+    let copy = try TestFiles.scratchDirectory().appendingPathComponent(made.original.key.fileName)
+    try FileManager.default.copyItem(atPath: made.original.path, toPath: copy.path)
+    let reference = try Thumbnailer(options: options).makeThumbnail(forFileAt: copy.path)
+    #expect(
+      try Thumbnailer(options: options).image(contentsOf: made.original.path)
+        == Thumbnailer(options: options).image(contentsOf: copy.path))
+    #expect(made.thumbnail.width == reference.width && made.thumbnail.height == reference.height)
+    #expect(try ImageDecoder.decode(written) == ImageDecoder.decode(contentsOf: reference.path))
+  }
+
+  @Test(arguments: ["progressive.jpeg", "Landscape_1.jpg", "basn6a08.png"])
+  func aCutFileIsRejectedByTheThumbnailDecodeAsByTheFullOne(_ name: String) async throws {
+    let bytes = try TestFiles.bytes(name)
+    let cut = bytes.prefix(bytes.count * 7 / 10)
+    let full = try #require(throws: DecodeError.self) { try ImageDecoder.decode(cut) }
+    let fetcher = try ImageFetcher(
+      cache: cache, downloader: LocalFileLoader([url: try scratchFile(cut)]), decodeOptions: DecodeOptions())
+    let error = await #expect(throws: ImageFetchError.self) {
+      try await fetcher.thumbnail(at: url, options: ThumbnailOptions(size: .longestSide(32)))
+    }
+    guard case .invalidImage(_, let decodeError)? = error else {
+      Issue.record("got \(String(describing: error))")
+      return
+    }
+    #expect(decodeError.kind == full.kind)
+    #expect(try cacheFiles().isEmpty)
+  }
+
+  @Test func aTruncatedParseFileIsRejectedByNameAndCachesNothing() async throws {
+    let file = ParseFile(name: "00112233445566778899aabbccddeeff_cut.jpg", url: url)
+    let error = await #expect(throws: ImageFetchError.self) {
+      try await fetcher(loader("truncated_jpeg.jpg")).load(file)
     }
     guard case .invalidImage(let name, let decodeError)? = error else {
       Issue.record("got \(String(describing: error))")
       return
     }
-    #expect(name == broken && decodeError.kind == .truncated)
-    #expect(
-      Set(try FileManager.default.contentsOfDirectory(atPath: cache.directory)) == [".locks", "CACHEDIR.TAG"])
+    #expect(name == file.name && decodeError.kind == .truncated)
+    #expect(Set(try FileManager.default.contentsOfDirectory(atPath: cache.directory)) == [".locks", "CACHEDIR.TAG"])
   }
 
-  @Test func rejectsBytesThatAreNotAnImage() async throws {
-    try await fixture.inject([["target": fileRoute, "kind": "notImage"]])
-    let error = await #expect(throws: ImageFetchError.self) {
-      try await fetcher().image(of: photo, column: "MainImage")
-    }
+  @Test func bytesThatAreNotAnImageAreRejected() async throws {
+    let html = Data("<html><body>502 Bad Gateway</body></html>\n".utf8)
+    let fetcher = try fetcher(LocalFileLoader([url: try scratchFile(html)]))
+    let error = await #expect(throws: ImageFetchError.self) { try await fetcher.image(at: url) }
     guard case .invalidImage(_, let decodeError)? = error else {
       Issue.record("got \(String(describing: error))")
       return
     }
     #expect(decodeError.kind == .notAnImage)
     #expect(error?.description.contains("not a valid image") == true)
+    #expect(try cacheFiles().isEmpty)
   }
 
-  @Test func namesTheObjectWhenTheColumnIsNotAFile() async throws {
-    let object = ParseObjectReference(className: "Photo", objectID: "textValue1")
-    let error = await #expect(throws: ImageFetchError.self) {
-      try await fetcher().image(of: object, column: "MainImage")
-    }
-    #expect(error?.description == "Photo/textValue1: column MainImage is not a file (found a string)")
+  @Test func anEntryDamagedOnDiskIsDownloadedAgain() async throws {
+    let loader = loader("Landscape_1.jpg")
+    let fetcher = try fetcher(loader)
+    let file = ParseFile(name: "0123456789abcdef0123456789abcdef_landscape.jpg", url: url)
+    let image = try await fetcher.load(file).image
+    try Data("garbage".utf8).write(
+      to: URL(fileURLWithPath: cache.path(for: CacheKey(parseFileName: file.name))))
+    let again = try await fetcher.load(file)
+    #expect(again.image == image && !again.file.isCacheHit)
+    #expect(try FileManager.default.contents(atPath: again.file.path) == TestFiles.bytes("Landscape_1.jpg"))
+    #expect(loader.requests.count == 2)
   }
 
-  @Test func redownloadsAnEntryDamagedOnDisk() async throws {
-    let fetcher = try fetcher()
-    let image = try await fetcher.image(of: photo, column: "MainImage")
-    try Data("garbage".utf8).write(to: URL(fileURLWithPath: cache.path(for: CacheKey(parseFileName: jpeg))))
-    #expect(try await fetcher.image(of: photo, column: "MainImage") == image)
-    #expect(try await fixture.requests(fileRoute) == 2)
-  }
-
-  @Test func keepsAHostileFileNameInsideTheCache() async throws {
-    let object = ParseObjectReference(className: "Photo", objectID: "hostile001")
-    let file = try await fetcher().cachedFile(of: object, column: "MainImage")
-    #expect(file.value?.width == 32)
-    #expect(file.path == cache.directory + "/" + file.key.fileName)
-    #expect(file.key.fileName.hasPrefix("_escape_evil_name+") && file.key.fileName.hasSuffix(".jpg"))
+  @Test func aHostileFileNameStaysInsideTheCache() async throws {
+    let file = ParseFile(name: "../../escape/\u{0}Evil Name.JPG", url: url)
+    let entry = try await fetcher(loader("basn6a08.png")).cachedFile(for: file)
+    #expect(entry.value?.width == 32)
+    #expect(entry.path == cache.directory + "/" + entry.key.fileName)
+    #expect(entry.key.fileName.hasPrefix("_escape_evil_name+") && entry.key.fileName.hasSuffix(".jpg"))
     #expect(!FileManager.default.fileExists(atPath: cache.directory + "/../../escape"))
   }
 
-  @Test func loadsAPlainURLWithoutParse() async throws {
-    let nginx = try await NginxHost(images: ["basn6a08.png"])
-    let fetcher = try fetcher(configured: false)
-    let image = try await fetcher.image(at: nginx.url("basn6a08.png"))
-    #expect(image.width == 32 && image.height == 32 && image.hasAlpha)
-    let file = try await fetcher.cachedFile(at: nginx.url("basn6a08.png"))
-    #expect(file.isCacheHit && file.key.fileName.hasPrefix("basn6a08+"))
+  @Test func parseObjectsNeedAConfiguration() async throws {
+    let error = await #expect(throws: ImageFetchError.self) {
+      try await fetcher(loader("Landscape_1.jpg"))
+        .image(of: ParseObjectReference(className: "Photo", objectID: "Ed1nuqPvcm"), column: "image")
+    }
+    #expect(error?.description.contains("no Parse Server is configured") == true)
   }
 
-  @Test func needsAConfigurationForParseObjects() async throws {
-    await #expect(throws: ImageFetchError.self) {
-      try await fetcher(configured: false).image(of: photo, column: "MainImage")
+  /// A ``FileCaching`` of our own (the role, not DiskCache), counting what the fetcher asks of it.
+  final class CountingCache: FileCaching {
+    let inner: DiskCache
+    let counts = Mutex((stores: 0, locks: 0, removals: 0))
+    init(_ inner: DiskCache) { self.inner = inner }
+    func cachedFile(for key: CacheKey) -> String? { inner.cachedFile(for: key) }
+    func partPath(for key: CacheKey) -> String { inner.partPath(for: key) }
+    func store(_ part: String, as key: CacheKey) throws(CacheError) -> String {
+      counts.withLock { $0.stores += 1 }
+      return try inner.store(part, as: key)
+    }
+    func removeEntry(for key: CacheKey) throws(CacheError) {
+      counts.withLock { $0.removals += 1 }
+      try inner.removeEntry(for: key)
+    }
+    func lockEntry(_ key: CacheKey) async throws -> any EntryLock {
+      counts.withLock { $0.locks += 1 }
+      return try await inner.lockEntry(key)
     }
   }
 
-  @Test func completesForCallersWithoutAsync() async throws {
-    let fetcher = try fetcher()
-    let result = await withCheckedContinuation { continuation in
-      fetcher.loadImage(of: photo, column: "MainImage") { continuation.resume(returning: $0) }
-    }
-    #expect(try result.get().width == 1800)
-  }
-
-  @Test func cancellingTheCompletionTaskReportsCancellation() async throws {
-    try await fixture.inject([["target": fileRoute, "kind": "trickle", "chunk": 4096, "delay": 0.05]])
-    let fetcher = try fetcher()
-    let log = ProgressLog()
-    let result = await withCheckedContinuation { continuation in
-      let task = fetcher.loadImage(of: photo, column: "MainImage", progress: log.handler) {
-        continuation.resume(returning: $0)
-      }
-      Task {
-        while log.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-        task.cancel()
-      }
-    }
-    #expect(throws: ImageFetchError.self) { try result.get() }
-    guard case .failure(.cancelled) = result else {
-      Issue.record("got \(result)")
-      return
-    }
-    #expect(cache.cachedFile(for: CacheKey(parseFileName: jpeg)) == nil)
-  }
-
-  @Test func aResumedDownloadIsDecodedFromTheStartOfItsPartFile() async throws {
-    // The first answer breaks off after 100 kB; the retry asks for the rest with Range, and the
-    // streaming decode must see the bytes already on disk first to give the right pixels.
-    try await fixture.inject([["target": fileRoute, "kind": "drop", "at": 100_000]])
-    let image = try await fetcher().image(of: photo, column: "MainImage")
-    #expect(image == (try ImageDecoder.decode(contentsOf: TestFiles.image("Landscape_1.jpg").path)))
-    #expect(try await fixture.requests(fileRoute) == 2)
-    #expect(try await fixture.lastHeaders(fileRoute)["range"] == "bytes=100000-")
-  }
-
-  @Test func aWarmHitIsOneRequestNoFileRequestAndNoDecode() async throws {
-    let fetcher = try fetcher()
-    let options = ThumbnailOptions(size: .longestSide(64))
-    let cold = try await fetcher.thumbnail(of: photo, column: "MainImage", options: options)
-    #expect(!cold.original.isCacheHit && !cold.thumbnail.reused)
-    // Damage the entry's pixel data in place, keeping its size and times: a hit that decoded the
-    // entry (or remade the thumbnail) would now fail or differ.
-    let entry = cold.original.path
-    var status = stat()
-    #expect(stat(entry, &status) == 0)
-    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: entry))
-    try handle.seek(toOffset: UInt64(cold.original.byteCount / 2))
-    try handle.write(contentsOf: Data(repeating: 0xFF, count: 4096))
-    try handle.close()
-    var times = [status.st_atim, status.st_mtim]
-    #expect(utimensat(AT_FDCWD, entry, &times, 0) == 0)
-    let objectRoute = "classes/Photo/\(photo.objectID)"
-    let (objects, files) = (try await fixture.requests(objectRoute), try await fixture.requests(fileRoute))
-    let warm = try await fetcher.thumbnail(of: photo, column: "MainImage", options: options)
-    #expect(warm.original.isCacheHit && warm.original.value == nil && warm.thumbnail.reused)
-    #expect(warm.thumbnail.path == cold.thumbnail.path)
-    let hit = try await fetcher.cachedFile(of: photo, column: "MainImage")
-    #expect(hit.isCacheHit)
-    #expect(try await fixture.requests(objectRoute) == objects + 2, "one object request per call")
-    #expect(try await fixture.requests(fileRoute) == files, "no file request")
+  @Test func anyCacheRoleStoresOnlyValidatedDownloads() async throws {
+    let store = CountingCache(cache)
+    let bad = URL(string: "https://files.example/photo/cut.jpg")!
+    let loader = LocalFileLoader([
+      url: TestFiles.image("Landscape_1.jpg").path, bad: TestFiles.image("truncated_jpeg.jpg").path,
+    ])
+    let fetcher = try ImageFetcher(cache: store, downloader: loader)
+    _ = try await fetcher.cachedFile(at: url)
+    _ = try await fetcher.cachedFile(at: url)
+    await #expect(throws: ImageFetchError.self) { try await fetcher.cachedFile(at: bad) }
+    let counts = store.counts.withLock { $0 }
+    #expect(counts.stores == 1, "the truncated file is never stored")
+    #expect(counts.locks == 2, "a hit takes no lock")
+    #expect(loader.requests.count == 2)
   }
 }

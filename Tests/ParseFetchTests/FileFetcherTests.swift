@@ -5,59 +5,69 @@ import Testing
 
 @testable import ParseFetch
 
-/// The cache in front of the downloader: validation before storing, hits without requests,
-/// one transfer per file, and cancellation per caller.
+/// The cache in front of the loader, in process: validation before storing, hits without
+/// requests, one transfer per file, cancellation per caller, resuming from the `.part` file and
+/// the entry lock between fetchers. The loader is ``LocalFileLoader`` (the `DataLoading` role
+/// served from local files, held or broken off at a byte); what HTTP does to a download is
+/// `FileFetcherServerTests`' and `DownloaderTests`' subject.
 @Suite(.timeLimit(.minutes(10))) struct FileFetcherTests {
-  let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
+  let url = URL(string: "https://files.example/parse/files/app/landscape.jpg")!
   let original: Data
-  let fixture: ParseFixture
   let cache: DiskCache
-  var key: CacheKey { CacheKey(parseFileName: name) }
-  var route: String { "files/\(ParseFixture.appID)/\(name)" }
+  let key = CacheKey(parseFileName: "0123456789abcdef0123456789abcdef_landscape.jpg")
 
-  init() async throws {
+  init() throws {
     original = try TestFiles.bytes("Landscape_1.jpg")
-    fixture = try await ParseFixture(files: [name: "Landscape_1.jpg"])
     cache = try DiskCache(directory: try TestFiles.scratchDirectory().path)
   }
 
-  func fetcher(validate: @escaping FileFetcher<Int>.Validator = TestFiles.validateImage)
-    -> FileFetcher<Int>
-  {
-    let retry = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(50))
-    return FileFetcher(
-      cache: cache, downloader: Downloader(options: .init(retryPolicy: retry)), validate: validate)
+  func loader(_ image: String = "Landscape_1.jpg") -> LocalFileLoader {
+    LocalFileLoader([url: TestFiles.image(image).path])
   }
 
-  func trickle() async throws {
-    try await fixture.inject([["target": route, "kind": "trickle", "chunk": 8192, "delay": 0.1]])
+  func fetcher(
+    _ loader: LocalFileLoader, validate: @escaping FileFetcher<Int>.Validator = TestFiles.validateImage
+  ) -> FileFetcher<Int> {
+    FileFetcher(cache: cache, downloader: loader, validate: validate)
+  }
+
+  /// How many callers wait on the running transfer of `key`.
+  func callers(_ fetcher: FileFetcher<Int>) -> Int {
+    fetcher.transfers.withLock { $0[key]?.subscribers.count ?? 0 }
+  }
+
+  /// Waits (on events, with a hang guard) until `condition` holds.
+  func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !condition() {
+      try #require(ContinuousClock.now < deadline, "waited 30 s for \(what)")
+      try await Task.sleep(for: .milliseconds(5))
+    }
   }
 
   @Test func storesAValidatedDownloadAndHandsBackTheValue() async throws {
-    let file = try await fetcher().fetch(fixture.fileURL(name), key: key)
-    #expect(
-      !file.isCacheHit && file.value == original.count && file.byteCount == Int64(original.count))
+    let file = try await fetcher(loader()).fetch(url, key: key)
+    #expect(!file.isCacheHit && file.value == original.count && file.byteCount == Int64(original.count))
     #expect(FileManager.default.contents(atPath: file.path) == original)
     #expect(file.path == cache.path(for: key))
+    #expect(try cacheContents() == [key.fileName])
   }
 
   @Test func aHitCostsNoRequestAndReportsCompletionOnce() async throws {
-    let fetcher = fetcher()
-    _ = try await fetcher.fetch(fixture.fileURL(name), key: key)
+    let loader = loader()
+    let fetcher = fetcher(loader)
+    _ = try await fetcher.fetch(url, key: key)
     let log = ProgressLog()
-    let hit = try await fetcher.fetch(fixture.fileURL(name), key: key, progress: log.handler)
-    #expect(hit.isCacheHit && hit.value == nil)
+    let hit = try await fetcher.fetch(url, key: key, progress: log.handler)
+    #expect(hit.isCacheHit && hit.value == nil && FileManager.default.contents(atPath: hit.path) == original)
     #expect(
-      log.all == [
-        DownloadProgress(bytesReceived: Int64(original.count), bytesExpected: Int64(original.count))
-      ])
-    #expect(try await fixture.requests(route) == 1)
+      log.all == [DownloadProgress(bytesReceived: Int64(original.count), bytesExpected: Int64(original.count))])
+    #expect(loader.requests.count == 1)
   }
 
   @Test func deletesADownloadThatFailsValidation() async throws {
-    try await fixture.inject([["target": route, "kind": "notImage"]])
     let error = await #expect(throws: CacheError.self) {
-      try await fetcher().fetch(fixture.fileURL(name), key: key)
+      try await fetcher(loader("truncated_jpeg.jpg")).fetch(url, key: key)
     }
     guard case .validationFailed(let failed, let underlying)? = error else {
       Issue.record("got \(String(describing: error))")
@@ -65,94 +75,124 @@ import Testing
     }
     #expect(failed == key && underlying is TestFiles.NotAnImage)
     #expect(error?.description.contains("not a complete PNG or JPEG") == true)
-    #expect(try cacheContents().isEmpty)
+    #expect(try cacheContents().isEmpty, "neither entry nor .part")
+  }
+
+  @Test func nothingIsAnEntryBeforeTheValidationAcceptedIt() async throws {
+    let loader = loader()
+    loader.hold(url, atByte: 200_000)
+    let fetch = Task { [cache, key, url] in
+      try await FileFetcher<Int>(cache: cache, downloader: loader, validate: TestFiles.validateImage)
+        .fetch(url, key: key)
+    }
+    try await waitUntil("the hold") { loader.isHeld(url) }
+    #expect(cache.cachedFile(for: key) == nil)
+    #expect(try cacheContents() == [key.fileName + ".part"])
+    loader.release(url)
+    let file = try await fetch.value
+    #expect(FileManager.default.contents(atPath: file.path) == original)
+    #expect(try cacheContents() == [key.fileName])
   }
 
   @Test func sharesOneTransferAmongConcurrentCallers() async throws {
-    try await trickle()
+    let loader = loader()
+    loader.hold(url, atByte: 100_000)
     let validations = Atomic<Int>(0)
-    let fetcher = fetcher { url in
+    let fetcher = fetcher(loader) { path in
       validations.add(1, ordering: .relaxed)
-      return try TestFiles.validateImage(url)
+      return try TestFiles.validateImage(path)
     }
     let logs = (0..<8).map { _ in ProgressLog() }
-    let files = try await withThrowingTaskGroup(of: FetchedFile<Int>.self) { group in
-      for log in logs {
-        group.addTask { [fixture, name, key] in
-          try await fetcher.fetch(fixture.fileURL(name), key: key, progress: log.handler)
-        }
-      }
-      return try await group.reduce(into: []) { $0.append($1) }
+    let tasks = logs.map { log in
+      Task { [url, key] in try await fetcher.fetch(url, key: key, progress: log.handler) }
     }
-    #expect(files.count == 8 && files.allSatisfy { $0.value == original.count && !$0.isCacheHit })
-    #expect(try await fixture.requests(route) == 1)
+    try await waitUntil("eight callers on one held transfer") { loader.isHeld(url) && callers(fetcher) == 8 }
+    loader.release(url)
+    var files: [FetchedFile<Int>] = []
+    for task in tasks { files.append(try await task.value) }
+    #expect(files.allSatisfy { $0.value == original.count && !$0.isCacheHit && $0.path == cache.path(for: key) })
+    #expect(FileManager.default.contents(atPath: cache.path(for: key)) == original)
+    #expect(loader.requests.count == 1)
     #expect(validations.load(ordering: .relaxed) == 1)
     #expect(logs.allSatisfy { $0.all.last?.fraction == 1 }, "each caller gets its own progress")
   }
 
   @Test func cancellingOneCallerLeavesTheOthersRunning() async throws {
-    try await trickle()
-    let fetcher = fetcher()
-    let log = ProgressLog()
-    let leaving = Task { [fixture, name, key] in
-      try await fetcher.fetch(fixture.fileURL(name), key: key, progress: log.handler)
-    }
-    let staying = Task { [fixture, name, key] in
-      try await fetcher.fetch(fixture.fileURL(name), key: key)
-    }
-    while log.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    let loader = loader()
+    loader.hold(url, atByte: 100_000)
+    let fetcher = fetcher(loader)
+    let leaving = Task { [url, key] in try await fetcher.fetch(url, key: key) }
+    let staying = Task { [url, key] in try await fetcher.fetch(url, key: key) }
+    try await waitUntil("two callers on the held transfer") { loader.isHeld(url) && callers(fetcher) == 2 }
     leaving.cancel()
     await #expect(throws: CancellationError.self) { try await leaving.value }
+    #expect(loader.isHeld(url), "the transfer goes on for the other caller")
+    loader.release(url)
     let file = try await staying.value
     #expect(FileManager.default.contents(atPath: file.path) == original)
-    #expect(try await fixture.requests(route) == 1)
+    #expect(loader.requests.count == 1)
   }
 
   @Test func cancellingEveryCallerStopsTheTransferAndKeepsThePart() async throws {
-    try await trickle()
-    let fetcher = fetcher()
+    let loader = loader()
+    loader.hold(url, atByte: 100_000)
+    let fetcher = fetcher(loader)
     let log = ProgressLog()
     let tasks = (0..<3).map { _ in
-      Task { [fixture, name, key] in
-        try await fetcher.fetch(fixture.fileURL(name), key: key, progress: log.handler)
-      }
+      Task { [url, key] in try await fetcher.fetch(url, key: key, progress: log.handler) }
     }
-    while log.all.count < 6 { try await Task.sleep(for: .milliseconds(10)) }
+    try await waitUntil("three callers on the held transfer") { loader.isHeld(url) && callers(fetcher) == 3 }
     for task in tasks { task.cancel() }
     for task in tasks { await #expect(throws: CancellationError.self) { try await task.value } }
     // The transfer holds the entry's lock until it has stopped: wait for that event, not a clock.
-    let deadline = ContinuousClock.now + .seconds(30)
     var released: FileLock? = nil
-    while released == nil, ContinuousClock.now < deadline {
-      released = try FileLock.tryAcquire(cache.lockPath(forFileName: key.fileName))
-      if released == nil { try await Task.sleep(for: .milliseconds(10)) }
+    try await waitUntil("the cancelled transfer to let go of its entry") {
+      released = try? FileLock.tryAcquire(cache.lockPath(forFileName: key.fileName))
+      return released != nil
     }
-    try #require(released != nil, "the cancelled transfer let go of its entry")
     released?.unlock()
     let received = log.all.count
     #expect(cache.cachedFile(for: key) == nil)
     #expect(try cacheContents() == [key.fileName + ".part"])
+    #expect(FileManager.default.contents(atPath: cache.partPath(for: key)) == original.prefix(100_000))
 
-    // A later fetch resumes from the part.
-    let file = try await fetcher.fetch(fixture.fileURL(name), key: key)
+    // A later fetch resumes from the part, and the validation still sees the whole file.
+    let file = try await fetcher.fetch(url, key: key)
     #expect(FileManager.default.contents(atPath: file.path) == original)
-    #expect(try await fixture.lastHeaders(route)["range"]?.hasPrefix("bytes=") == true)
+    #expect(file.value == original.count)
+    #expect(loader.requests.map(\.offset) == [0, 100_000])
     // The whole resumed download went by without one report to the cancelled callers.
     #expect(log.all.count == received, "no bytes arrive after cancellation")
   }
 
+  @Test func aBrokenOffTransferKeepsItsPartAndTheNextFetchResumesIt() async throws {
+    let loader = loader()
+    loader.fail(url, atByte: 123_456)
+    let fetcher = fetcher(loader)
+    let error = await #expect(throws: DownloadError.self) { try await fetcher.fetch(url, key: key) }
+    #expect(error?.description.contains("sent 123456 of \(original.count) bytes") == true)
+    #expect(try cacheContents() == [key.fileName + ".part"])
+    let file = try await fetcher.fetch(url, key: key)
+    #expect(FileManager.default.contents(atPath: file.path) == original && file.value == original.count)
+    #expect(loader.requests.map(\.offset) == [0, 123_456])
+  }
+
   @Test func fetchersSharingADirectoryDownloadOnce() async throws {
     // Two fetchers have separate in-process registries, like two processes: only the entry's
-    // file lock keeps them from downloading twice.
-    try await trickle()
-    let first = fetcher()
-    let second = fetcher()
-    async let a = first.fetch(fixture.fileURL(name), key: key)
-    async let b = second.fetch(fixture.fileURL(name), key: key)
-    let (fileA, fileB) = try await (a, b)
-    #expect(try await fixture.requests(route) == 1)
-    #expect([fileA.isCacheHit, fileB.isCacheHit].sorted { !$0 && $1 } == [false, true])
-    #expect(FileManager.default.contents(atPath: fileA.path) == original)
+    // file lock keeps the second from downloading again.
+    let loader = loader()
+    loader.hold(url, atByte: 100_000)
+    let (first, second) = (fetcher(loader), fetcher(loader))
+    let a = Task { [url, key] in try await first.fetch(url, key: key) }
+    try await waitUntil("the first transfer to be held") { loader.isHeld(url) }
+    let b = Task { [url, key] in try await second.fetch(url, key: key) }
+    // The second fetch missed the cache and is at the entry lock, which the first holds.
+    try await waitUntil("the second fetch to start its transfer") { callers(second) == 1 }
+    loader.release(url)
+    let (fileA, fileB) = try await (a.value, b.value)
+    #expect(!fileA.isCacheHit && fileB.isCacheHit, "the second found the entry once it had the lock")
+    #expect(loader.requests.count == 1)
+    #expect(FileManager.default.contents(atPath: fileB.path) == original)
   }
 
   @Test func waitsForAnotherProcessHoldingTheEntryLock() async throws {
@@ -181,54 +221,17 @@ import Testing
       Thread { continuation.resume(returning: output.fileHandleForReading.availableData) }.start()
     }
     #expect(String(decoding: line, as: UTF8.self).hasPrefix("LOCKED"))
-    let file = try await fetcher().fetch(fixture.fileURL(name), key: key)
+    let loader = loader()
+    let file = try await fetcher(loader).fetch(url, key: key)
     #expect(file.isCacheHit && file.path == entry)
     #expect(FileManager.default.contents(atPath: file.path) == original)
-    #expect(try await fixture.requests(route) == 0)
-  }
-
-  /// Every fault ends in a valid entry or a clear error, with nothing in the cache but a
-  /// resumable `.part` file.
-  @Test(
-    arguments: [
-      ["kind": "truncate", "at": 5000], ["kind": "drop", "at": 9000],
-      ["kind": "status", "status": 500],
-      ["kind": "status", "status": 429, "retryAfter": 1], ["kind": "html502"], ["kind": "notImage"],
-      ["kind": "contentType", "value": "text/html"], ["kind": "gzip"],
-      ["kind": "lie", "length": 1000],
-      ["kind": "truncate", "at": 5000, "times": -1],
-      ["kind": "status", "status": 403, "times": -1],
-      ["kind": "endless"], ["kind": "redirectLoop", "times": -1],
-    ] as [[String: any Sendable]])
-  func faultsEndInAnEntryOrACleanError(fault: [String: any Sendable]) async throws {
-    var fault = fault
-    fault["target"] = route
-    try await fixture.inject([fault])
-    let retry = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(50))
-    let fetcher = FileFetcher(
-      cache: cache,
-      downloader: Downloader(options: .init(maximumBytes: 4 << 20, retryPolicy: retry)),
-      validate: TestFiles.validateImage)
-    do {
-      let file = try await fetcher.fetch(fixture.fileURL(name), key: key)
-      #expect(FileManager.default.contents(atPath: file.path) == original)
-      #expect(try cacheContents() == [key.fileName])
-    } catch {
-      let message = "\(error)"
-      #expect(!message.isEmpty && !message.contains("SECRET"))
-      let left = try cacheContents()
-      #expect(left.isEmpty || left == [key.fileName + ".part"], "\(fault): \(left)")
-      if let part = left.first {
-        #expect(
-          original.starts(with: try Data(contentsOf: URL(fileURLWithPath: cache.directory + "/" + part))))
-      }
-    }
+    #expect(loader.requests.isEmpty)
   }
 
   /// The cache's entries and `.part` files (not its lock directory or its CACHEDIR.TAG).
   func cacheContents() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: cache.directory).filter {
       !$0.hasPrefix(".") && CacheFile(fileName: $0) != .tag
-    }
+    }.sorted()
   }
 }

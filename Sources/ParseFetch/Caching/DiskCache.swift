@@ -46,7 +46,10 @@ public final class DiskCache: Sendable {
       try Directory.create(path)
       if !Self.isTagged(path) {
         guard Self.isAdoptable(path) else { throw CacheError.notACache(path: path) }
-        try AtomicPublish.write(Array(Self.tagContents.utf8), to: "\(path)/\(CacheFile.tagName)")
+        // Not flushed: a tag lost to a power failure is written again, since a directory holding
+        // `.locks` and cache files only is adopted (and the fsyncs cost a first run milliseconds).
+        try AtomicPublish.write(
+          Array(Self.tagContents.utf8), to: "\(path)/\(CacheFile.tagName)", flushesToDisk: false)
       }
       try Directory.create("\(path)/.locks")
     } catch let error as CacheError {
