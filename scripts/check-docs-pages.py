@@ -9,28 +9,13 @@ page are read from the site's own render data (data/documentation/...json), so t
 source comments; what is checked is that the browser drew them.
 """
 import html
-import json
-import os
 import re
 import subprocess
 import sys
 
+from lib.dochtml import title_and_abstract
+
 MODULES = ["ImageCodecs", "ParseFetch", "Thumbnails", "ImageFetch"]
-
-
-def inline_text(items):
-    out = []
-    for item in items or []:
-        kind = item.get("type")
-        if kind == "text":
-            out.append(item.get("text", ""))
-        elif kind == "codeVoice":
-            out.append(item.get("code", ""))
-        elif "inlineContent" in item:
-            out.append(inline_text(item["inlineContent"]))
-        elif kind == "reference":
-            out.append(item.get("identifier", "").rsplit("/", 1)[-1])
-    return "".join(out)
 
 
 def normalise(text):
@@ -51,12 +36,6 @@ def render(url, profile):
     return dom, text
 
 
-def page_data(site, path):
-    with open(os.path.join(site, "data", path.strip("/") + ".json"), encoding="utf-8") as f:
-        data = json.load(f)
-    return data["metadata"]["title"], normalise(inline_text(data.get("abstract")))
-
-
 def main():
     site, base, profile = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
     failures = []
@@ -70,7 +49,8 @@ def main():
     pages = ["documentation/imagefetch", "documentation/imagecodecs/imagedecoder",
              "documentation/imagefetch/imagefetcher"]
     for path in pages:
-        title, summary = page_data(site, path)
+        title, summary = title_and_abstract(site, path)
+        summary = normalise(summary)
         dom, text = render(f"{base}/{path}/", profile)
         headings = [normalise(re.sub(r"<[^>]+>", "", h)) for h in re.findall(r"(?s)<h1\b[^>]*>(.*?)</h1>", dom)]
         problems = []

@@ -5,35 +5,17 @@ documentation with its one-line abstract, read from the exported site's own data
 usage: docs-index.py SITE MODULE...
 """
 import html
-import json
 import os
 import sys
 
-
-def inline_text(items):
-    """The text of DocC render-JSON inline content (text, code voice, emphasis, links)."""
-    out = []
-    for item in items or []:
-        kind = item.get("type")
-        if kind == "text":
-            out.append(item.get("text", ""))
-        elif kind == "codeVoice":
-            out.append(item.get("code", ""))
-        elif "inlineContent" in item:
-            out.append(inline_text(item["inlineContent"]))
-        elif kind == "reference":
-            out.append(item.get("identifier", "").rsplit("/", 1)[-1])
-    return "".join(out)
+from lib.dochtml import title_and_abstract
 
 
 def main():
     site, modules = sys.argv[1], sys.argv[2:]
     rows = []
     for module in modules:
-        path = os.path.join(site, "data", "documentation", f"{module.lower()}.json")
-        with open(path, encoding="utf-8") as f:
-            page = json.load(f)
-        abstract = inline_text(page.get("abstract"))
+        _, abstract = title_and_abstract(site, f"documentation/{module.lower()}")
         rows.append(
             f'    <li><a href="documentation/{module.lower()}/"><code>{html.escape(module)}</code></a>: '
             f"{html.escape(abstract)}</li>"

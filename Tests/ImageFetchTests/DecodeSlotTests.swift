@@ -9,14 +9,6 @@ import Testing
 /// fetcher has decode slots (so memory stays within slots x one decoder's working set). In
 /// process: ``LocalFileLoader`` holds the first transfer half-way, so its decode keeps its slot.
 @Suite(.timeLimit(.minutes(10))) struct DecodeSlotTests {
-  /// Waits (on events, with a hang guard) until `condition` holds.
-  func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while !condition() {
-      try #require(ContinuousClock.now < deadline, "waited 30 s for \(what)")
-      try await Task.sleep(for: .milliseconds(5))
-    }
-  }
 
   @Test(arguments: [1, 2]) func decodesNoMoreAtOnceThanItHasSlots(_ slots: Int) async throws {
     let first = URL(string: "https://files.example/a.jpg")!

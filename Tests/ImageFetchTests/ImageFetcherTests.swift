@@ -33,6 +33,12 @@ import Thumbnails
     return path
   }
 
+  /// The file name and decode error of an `.invalidImage` error; nil for any other outcome.
+  func invalidImage(_ error: ImageFetchError?) -> (name: String, decodeError: DecodeError)? {
+    guard case .invalidImage(let name, let decodeError)? = error else { return nil }
+    return (name, decodeError)
+  }
+
   func cacheFiles() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: cache.directory).filter {
       !$0.hasPrefix(".") && CacheFile(fileName: $0) != .tag
@@ -46,10 +52,7 @@ import Thumbnails
     let error = await #expect(throws: ImageFetchError.self) {
       try await fetcher(loader, limits: limits).cachedFile(at: url)
     }
-    guard case .invalidImage(_, let decodeError)? = error else {
-      Issue.record("got \(String(describing: error))")
-      return
-    }
+    let decodeError = try #require(invalidImage(error), "got \(String(describing: error))").decodeError
     #expect(decodeError.kind == .limitExceeded)
     let size = try TestFiles.bytes("Landscape_1.jpg").count
     #expect(loader.bytesWritten(url) < size / 4, "stopped after \(loader.bytesWritten(url)) of \(size) bytes")
@@ -63,10 +66,7 @@ import Thumbnails
     let error = await #expect(throws: ImageFetchError.self) {
       try await fetcher(loader("truncated_jpeg.jpg")).cachedFile(at: url)
     }
-    guard case .invalidImage(_, let decodeError)? = error else {
-      Issue.record("got \(String(describing: error))")
-      return
-    }
+    let decodeError = try #require(invalidImage(error), "got \(String(describing: error))").decodeError
     #expect(decodeError.kind == full.kind)
     #expect(try cacheFiles().isEmpty)
   }
@@ -119,11 +119,7 @@ import Thumbnails
     loader.hold(url, atByte: 100_000)
     let fetcher = try fetcher(loader)
     let task = Task { try await fetcher.image(at: url) }
-    let deadline = ContinuousClock.now + .seconds(30)
-    while !loader.isHeld(url) {
-      try #require(ContinuousClock.now < deadline, "the transfer never reached its hold")
-      try await Task.sleep(for: .milliseconds(5))
-    }
+    try await waitUntil("the transfer to reach its hold") { loader.isHeld(url) }
     task.cancel()
     let result = await task.result
     guard case .failure(let error) = result, case .cancelled? = error as? ImageFetchError else {
@@ -161,10 +157,7 @@ import Thumbnails
     let error = await #expect(throws: ImageFetchError.self) {
       try await fetcher.thumbnail(at: url, options: ThumbnailOptions(size: .longestSide(32)))
     }
-    guard case .invalidImage(_, let decodeError)? = error else {
-      Issue.record("got \(String(describing: error))")
-      return
-    }
+    let decodeError = try #require(invalidImage(error), "got \(String(describing: error))").decodeError
     #expect(decodeError.kind == full.kind)
     #expect(try cacheFiles().isEmpty)
   }
@@ -174,10 +167,7 @@ import Thumbnails
     let error = await #expect(throws: ImageFetchError.self) {
       try await fetcher(loader("truncated_jpeg.jpg")).load(file)
     }
-    guard case .invalidImage(let name, let decodeError)? = error else {
-      Issue.record("got \(String(describing: error))")
-      return
-    }
+    let (name, decodeError) = try #require(invalidImage(error), "got \(String(describing: error))")
     #expect(name == file.name && decodeError.kind == .truncated)
     #expect(Set(try FileManager.default.contentsOfDirectory(atPath: cache.directory)) == [".locks", "CACHEDIR.TAG"])
   }
@@ -186,10 +176,7 @@ import Thumbnails
     let html = Data("<html><body>502 Bad Gateway</body></html>\n".utf8)
     let fetcher = try fetcher(LocalFileLoader([url: try scratchFile(html)]))
     let error = await #expect(throws: ImageFetchError.self) { try await fetcher.image(at: url) }
-    guard case .invalidImage(_, let decodeError)? = error else {
-      Issue.record("got \(String(describing: error))")
-      return
-    }
+    let decodeError = try #require(invalidImage(error), "got \(String(describing: error))").decodeError
     #expect(decodeError.kind == .notAnImage)
     #expect(error?.description.contains("not a valid image") == true)
     #expect(try cacheFiles().isEmpty)

@@ -36,15 +36,6 @@ import Testing
     fetcher.transfers.withLock { $0[key]?.subscribers.count ?? 0 }
   }
 
-  /// Waits (on events, with a hang guard) until `condition` holds.
-  func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while !condition() {
-      try #require(ContinuousClock.now < deadline, "waited 30 s for \(what)")
-      try await Task.sleep(for: .milliseconds(5))
-    }
-  }
-
   @Test func storesAValidatedDownloadAndHandsBackTheValue() async throws {
     let file = try await fetcher(loader()).fetch(url, key: key)
     #expect(!file.isCacheHit && file.value == original.count && file.byteCount == Int64(original.count))

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Images too large to keep in `Fixtures/`, made on the fly for the peak-memory tests (which run
+/// the CLI through ``runImgfetchMeasured(_:environment:)``).
+public enum LargeImages {
+  /// A 9000x9000 8-bit RGB PNG: 243 MB of pixels (a gradient per row) from a few-MB zlib stream,
+  /// written by Python's zlib (fast, and independent of the libpng under test).
+  public static let rgbPNGSide = 9000
+
+  private static let rgbPNGScript = """
+    import struct, sys, zlib
+    def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    z = zlib.compressobj(1)
+    parts = []
+    for y in range(9000):
+        parts.append(z.compress(bytes([0]) + bytes([(y + x) & 255 for x in range(256)]) * 105 + bytes(120)))
+    parts.append(z.flush())
+    ihdr = struct.pack(">IIBBBBB", 9000, 9000, 8, 2, 0, 0, 0)
+    sig = bytes([0x89]) + b"PNG" + bytes([13, 10, 26, 10])
+    open(sys.argv[1], "wb").write(sig + chunk(b"IHDR", ihdr) + chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b""))
+    """
+
+  /// Writes the ``rgbPNGSide``-square RGB PNG to `path`.
+  /// - Parameter path: Where to write it.
+  /// - Throws: When Python fails (its standard error is in the message).
+  public static func writeRGBPNG(to path: String) throws {
+    let result = try runProcess("/usr/bin/python3", ["-c", rgbPNGScript, path])
+    guard result.status == 0 else { throw GenerationFailed(message: result.stderrText) }
+  }
+
+  /// Python could not write the image.
+  public struct GenerationFailed: Error, CustomStringConvertible {
+    /// Python's standard error.
+    public var message: String
+    /// The error in one line.
+    public var description: String { "cannot make the large test image: \(message)" }
+  }
+}
