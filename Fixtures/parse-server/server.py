@@ -30,7 +30,7 @@ Faults match `target` against the path after the mount (`files/<appId>/<name>`,
 requests it hits (default 1, -1 forever). Kinds: status (status, body, retryAfter), html502,
 truncate (at), drop (at), trickle (chunk, delay), stall (after, seconds), gzip, endless,
 lie (length), redirect (to), redirectLoop, contentType (value), notImage, offByOne,
-ignoreRange, impossible206; and on queries (`classes/<Class>`), as a misbehaving proxy or
+ignoreRange, impossible206, delay (seconds: the answer waits, then comes as usual); and on queries (`classes/<Class>`), as a misbehaving proxy or
 server would: ignoreGt (drops every `$gt` from the where, so paging repeats the first page),
 omitObjectId (results without their objectId). A file URL may also carry `?fault=<kind>`
 (once per request).
@@ -466,6 +466,8 @@ class Handler(BaseHTTPRequestHandler):
         if kind == "redirectLoop":
             self.send(302, b"", "text/plain", {"Location": self.path})
             return True
+        if kind == "delay":
+            time.sleep(float(fault.get("seconds", 5)))
         return False
 
 

@@ -2,13 +2,35 @@
 #include "CRestRequest.h"
 
 #include <curl/curl.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static atomic_int rest_cancelled;
+static atomic_int rest_signals;
 
 void rest_cancel(void) { atomic_store(&rest_cancelled, 1); }
+
+/* Async-signal-safe: atomics and _exit only. */
+static void rest_on_signal(int number) {
+  (void)number;
+  if (atomic_fetch_add(&rest_signals, 1) > 0) _exit(130);
+  atomic_store(&rest_cancelled, 1);
+}
+
+int32_t rest_install_interrupt_handlers(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = rest_on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  if (sigaction(SIGINT, &action, NULL) != 0 || sigaction(SIGTERM, &action, NULL) != 0) return -1;
+  return 0;
+}
+
+int32_t rest_was_interrupted(void) { return atomic_load(&rest_signals) > 0; }
 
 typedef struct {
   rest_response *out;

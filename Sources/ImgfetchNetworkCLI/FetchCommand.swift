@@ -11,31 +11,54 @@ import SystemFiles
 /// network: makes sure each source is downloaded, validated and cached (local files among them are
 /// validated in place), optionally thumbnailed, and prints where the files are. Runs `--jobs` items
 /// at once with one decode in flight per job.
-enum FetchCommand {
-  static func run(_ invocation: Invocation) async throws(UsageError) -> ExitCode {
-    var settings = try FetchSettings(invocation, environment: ProcessInfo.processInfo.environment)
-    // The handler is in place before the first request; it cancels whatever runs when the signal comes.
-    let running = Mutex<Task<ExitCode, Never>?>(nil)
-    let drawing = Mutex<ItemReporter?>(nil)
-    let cancelled = Atomic(false)
-    let interrupts = InterruptHandler {
-      cancelled.store(true, ordering: .relaxed)
-      rest_cancel()
-      running.withLock { $0?.cancel() }
-      drawing.withLock { $0?.progress.finish() }
-    }
-    defer { withExtendedLifetime(interrupts) {} }
-    // One Parse object whose file is cached: served without URLSession (see WarmHit).
-    let reporter = BatchRun.reporter(for: settings)
-    drawing.withLock { $0 = reporter }
-    switch WarmHit.attempt(settings, reporter: reporter, cancelled: { cancelled.load(ordering: .relaxed) }) {
-    case .served(let code):
-      guard !cancelled.load(ordering: .relaxed) else { return interrupted() }
-      return code
-    case .interrupted: return interrupted()
-    case .resolved(let object, let file): settings.sources = [.objectFile(object, .success(file))]
+///
+/// It starts synchronously on the main thread (``prepare(_:)``: the settings, then the warm hit,
+/// before any task or thread exists) and goes on in tasks only when there is more to do (``finish()``).
+struct FetchCommand: Sendable {
+  /// The checked settings (with the warm hit's resolved file, when it found one).
+  var settings: FetchSettings
+  /// Prints the outcomes.
+  let reporter: ItemReporter
+
+  /// What ``prepare(_:)`` leaves to do.
+  enum Prepared: Sendable {
+    /// The command is done: a hit was served, or a signal came.
+    case done(ExitCode)
+    /// The rest of the command.
+    case more(FetchCommand)
+  }
+
+  /// Checks the settings and tries the warm hit.
+  /// - Returns: The exit code when the command is done (a hit served, or interrupted), else the
+  ///   rest of the command.
+  /// - Throws: ``UsageError`` before any request.
+  static func prepare(_ invocation: Invocation) throws(UsageError) -> Prepared {
+    let settings = try FetchSettings(invocation, environment: ProcessInfo.processInfo.environment)
+    var command = FetchCommand(settings: settings, reporter: BatchRun.reporter(for: settings))
+    // Ctrl-C during the hit's request: the C handlers cancel it (no thread is needed for them).
+    _ = rest_install_interrupt_handlers()
+    switch WarmHit.attempt(command.settings, reporter: command.reporter) {
+    case .served(let code): return .done(rest_was_interrupted() != 0 ? interrupted() : code)
+    case .interrupted: return .done(interrupted())
+    case .resolved(let object, let file): command.settings.sources = [.objectFile(object, .success(file))]
     case .notTaken: break
     }
+    return .more(command)
+  }
+
+  /// Runs the command past the warm hit: opens the cache and fetches every source.
+  /// - Returns: The exit code.
+  func finish() async -> ExitCode {
+    // The handler is in place before the first task; it cancels whatever runs when the signal comes.
+    let running = Mutex<Task<ExitCode, Never>?>(nil)
+    let cancelled = Atomic(false)
+    let interrupts = InterruptHandler { [reporter] in
+      cancelled.store(true, ordering: .relaxed)
+      running.withLock { $0?.cancel() }
+      reporter.progress.finish()
+    }
+    defer { withExtendedLifetime(interrupts) {} }
+    if rest_was_interrupted() != 0 { return Self.interrupted() }
     let fetcher: ImageFetcher
     // A cache directory that cannot be made is a local file-system failure: its path and the
     // system's reason, exit 5.
@@ -59,7 +82,7 @@ enum FetchCommand {
     running.withLock { $0 = task }
     if cancelled.load(ordering: .relaxed) { task.cancel() }
     let code = await task.value
-    guard !task.isCancelled else { return interrupted() }
+    guard !task.isCancelled else { return Self.interrupted() }
     return code
   }
 

@@ -41,10 +41,9 @@ enum WarmHit {
   /// Tries the hit. Nothing is printed unless the hit is served.
   /// - Parameters:
   ///   - settings: The checked settings of the run.
-  ///   - reporter: Prints the outcome (made for the run, so progress and interrupts see it).
-  ///   - cancelled: Set by the interrupt handler.
+  ///   - reporter: Prints the outcome (the run's, so a miss goes on with the same progress).
   /// - Returns: What came of it.
-  static func attempt(_ settings: FetchSettings, reporter: ItemReporter, cancelled: () -> Bool) -> Outcome {
+  static func attempt(_ settings: FetchSettings, reporter: ItemReporter) -> Outcome {
     guard settings.className == nil, settings.shard == nil, settings.sources.count == 1,
       case .object(let object) = settings.sources[0], let column = settings.column, let parse = settings.parse
     else { return .notTaken }
@@ -58,7 +57,7 @@ enum WarmHit {
     let code = rest_get(
       url.absoluteString, lines, ImgfetchVersion.userAgent, Int64(idleTimeout * 1000), maximumBodyBytes, &response)
     defer { rest_response_free(&response) }
-    if cancelled() { return .interrupted }
+    if rest_was_interrupted() != 0 { return .interrupted }
     guard code == 0, response.redirected == 0, (200..<300).contains(response.status) else { return .notTaken }
     var bytes = [UInt8](repeating: 0, count: response.body_length)
     rest_response_copy_body(&response, &bytes, bytes.count)

@@ -128,4 +128,39 @@ import Testing
     #expect(warm.stderrText.hasPrefix("imgfetch: Photo/aaaaaaaaaa: "), "\(warm.stderrText)")
     #expect(warm.stderrText.split(separator: "\n").count == 1)
   }
+
+  @Test(arguments: [SIGINT, SIGTERM])
+  func aSignalDuringTheHitsRequestExits130WithOneLine(_ signalNumber: Int32) async throws {
+    let fixture = try await Self.server()
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let arguments = Self.arguments(fixture.baseURL, cache: cache)
+    #expect(try runImgfetch(arguments).status == 0)
+    // The object's answer now waits a minute; the signal comes once the request has arrived.
+    try await fixture.inject([["target": Self.objectRoute, "kind": "delay", "seconds": 60, "times": -1]])
+    let before = try await fixture.requests(Self.objectRoute)
+    let process = Process()
+    process.executableURL = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(30)
+    while try await fixture.requests(Self.objectRoute) == before && clock.now < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    kill(process.processIdentifier, signalNumber)
+    let stopBy = clock.now + .seconds(30)
+    while process.isRunning && clock.now < stopBy { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(!process.isRunning, "imgfetch did not stop promptly")
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+    let stderrText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(stderrText == "imgfetch: interrupted\n", "\(stderrText)")
+    #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+  }
 }

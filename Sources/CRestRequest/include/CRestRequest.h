@@ -40,4 +40,13 @@ void rest_response_free(rest_response *response);
 /* Makes every running and later rest_get return early (CURLE_ABORTED_BY_CALLBACK). */
 void rest_cancel(void);
 
+/* Installs SIGINT and SIGTERM handlers for a request made before any thread exists (the warm hit
+ * runs on the main thread alone): the first signal cancels (rest_cancel) and is remembered, a
+ * second ends the process with status 130 at once. A later sigaction (the command line's
+ * InterruptHandler) replaces them. Returns 0 on success. */
+int32_t rest_install_interrupt_handlers(void);
+
+/* Whether a signal reached the handlers above. */
+int32_t rest_was_interrupted(void);
+
 #endif
