@@ -79,12 +79,31 @@ public struct ParseConfiguration: Sendable, Equatable {
   }
 }
 
-/// Percent-encoding that leaves only RFC 3986 unreserved characters as they are.
+/// Percent-encoding that leaves only RFC 3986 unreserved characters as they are: every other
+/// UTF-8 byte becomes `%XX` (upper-case hex), as `addingPercentEncoding(withAllowedCharacters:)`
+/// does with that set, without building a `CharacterSet` (a measurable share of a warm hit).
 enum URLEncoding {
-  static let unreserved = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+  static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+      UInt8(ascii: "~"):
+      true
+    default: false
+    }
+  }
 
   static func component(_ text: String) -> String {
-    text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    let hex = Array("0123456789ABCDEF".utf8)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
+    for byte in text.utf8 {
+      if isUnreserved(byte) {
+        bytes.append(byte)
+      } else {
+        bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 }
