@@ -112,9 +112,9 @@ import Testing
       png = sig + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
       open(sys.argv[1], "wb").write(png)
       """
-    #expect(try runProcess("/usr/bin/python3", ["-c", script, slow]).status == 0)
+    #expect(try await runProcessOffThePool("/usr/bin/python3", ["-c", script, slow]).status == 0)
     let url = fixture.fileURL("small.png").absoluteString
-    let result = try runProcess(
+    let result = try await runProcessOffThePool(
       "/usr/bin/taskset",
       [
         "-c", "0", Fixtures.productsDirectory.appendingPathComponent("imgfetch").path, "--json", "--jobs", "1",

@@ -46,14 +46,32 @@ public func runProcess(_ path: String, _ arguments: [String], environment: [Stri
   let group = DispatchGroup()
   nonisolated(unsafe) var errData = Data()
   group.enter()
-  DispatchQueue.global().async {
+  // A thread of its own: a global dispatch thread blocked here for the child's whole run would be
+  // one of the few (one per core on Linux) that in-process tests' URLSession callbacks need.
+  Thread {
     errData = err.fileHandleForReading.readDataToEndOfFile()
     group.leave()
-  }
+  }.start()
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   group.wait()
   process.waitUntilExit()
   let status =
     process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
   return ProcessResult(status: status, stdout: [UInt8](outData), stderr: [UInt8](errData))
+}
+
+/// ``runProcess(_:_:environment:)`` for async tests: the wait for the child runs on a thread of its
+/// own, so it holds none of Swift's cooperative threads (two on a 2-core machine), which the other
+/// tests' tasks need meanwhile.
+/// - Parameters:
+///   - path: The executable.
+///   - arguments: Its arguments.
+///   - environment: Extra environment variables.
+/// - Returns: Exit status and output.
+public func runProcessOffThePool(_ path: String, _ arguments: [String], environment: [String: String] = [:])
+  async throws -> ProcessResult
+{
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try runProcess(path, arguments, environment: environment) }) }.start()
+  }
 }

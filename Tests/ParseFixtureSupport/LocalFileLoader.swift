@@ -146,12 +146,10 @@ public final class LocalFileLoader: DataLoading, @unchecked Sendable {
     let kept = (try? FileManager.default.attributesOfItem(atPath: partFile)[.size] as? Int) ?? 0
     let offset = kept <= body.count ? kept : 0  // more than the file: start again, as on a 200
     state.withLock { $0.requests.append(Request(url: url, offset: offset, headers: headers)) }
-    if !FileManager.default.fileExists(atPath: partFile) {
-      guard FileManager.default.createFile(atPath: partFile, contents: nil) else {
-        throw DownloadError.file(path: partFile, reason: "cannot create")
-      }
-    }
-    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: partFile))
+    // Created in place, as the downloader does (no hidden temporary file beside it).
+    let descriptor = open(partFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw DownloadError.file(path: partFile, reason: "cannot create") }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     defer { try? handle.close() }
     try handle.truncate(atOffset: UInt64(offset))
     // A resumed attempt's consumer first gets the bytes already on disk.

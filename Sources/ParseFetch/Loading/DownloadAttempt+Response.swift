@@ -1,4 +1,5 @@
 import Foundation
+import SystemFiles
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -64,12 +65,11 @@ final class PartFileWriter {
   private(set) var size: Int64
 
   init(_ path: String, keeping bytes: Int64) throws {
-    if !FileManager.default.fileExists(atPath: path) {
-      guard FileManager.default.createFile(atPath: path, contents: nil) else {
-        throw CocoaError(.fileWriteUnknown)
-      }
-    }
-    handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    // open(2), not FileManager.createFile: Foundation writes that file atomically, through a hidden
+    // `.dat.nosync<random>` file beside it, which a kill left in the cache as a file no command knows.
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw SystemError.last("open", path) }
+    handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     try handle.truncate(atOffset: UInt64(bytes))
     try handle.seekToEnd()
     size = bytes
