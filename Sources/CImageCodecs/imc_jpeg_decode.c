@@ -348,11 +348,27 @@ static boolean pull_fill(j_decompress_ptr cinfo) {
   return TRUE;
 }
 
+/* Past the end, jpeg_mem_src's skip takes fake EOIs (a warning each) two bytes at a time until the
+ * count is used up. The same end state at once: a 65,533-byte skip past the end of a lenient decode
+ * costs one warning, not 32,767 (the strict decode fails at the first). `past` > 0 bytes to skip. */
+static void skip_past_end(j_decompress_ptr cinfo, uint64_t past) {
+  WARNMS(cinfo, JWRN_JPEG_EOF);
+  size_t used = (size_t)((past - 1) % 2 + 1); /* of the last fake EOI: 1 or 2 bytes */
+  cinfo->src->next_input_byte = fake_eoi + used;
+  cinfo->src->bytes_in_buffer = 2 - used;
+}
+
 static void pull_skip(j_decompress_ptr cinfo, long count) {
   struct jpeg_source_mgr *source = cinfo->src;
+  struct imc_jpeg_session *session = cinfo->client_data;
   if (count <= 0) return;
   while ((size_t)count > source->bytes_in_buffer) {
     count -= (long)source->bytes_in_buffer;
+    source->bytes_in_buffer = 0;
+    if (session->offset >= session->length && (!session->file || feof(session->file) || ferror(session->file))) {
+      skip_past_end(cinfo, (uint64_t)count);
+      return;
+    }
     pull_fill(cinfo);
   }
   source->next_input_byte += count;
@@ -487,16 +503,17 @@ static boolean push_fill(j_decompress_ptr cinfo) {
       return FALSE;
     }
   }
-  /* A skip that ran past the end: one warning per fake EOI it swallows, as jpeg_mem_src does. */
-  while (stream->skip_pending >= 2) {
-    WARNMS(cinfo, JWRN_JPEG_EOF);
-    stream->skip_pending -= 2;
+  session->fed_fake_eoi = 1;
+  if (stream->skip_pending > 0) {
+    /* A skip that ran past the end: where jpeg_mem_src's skip would leave it (see skip_past_end). */
+    uint64_t past = stream->skip_pending;
+    stream->skip_pending = 0;
+    skip_past_end(cinfo, past);
+    if (source->bytes_in_buffer > 0) return TRUE;
   }
   WARNMS(cinfo, JWRN_JPEG_EOF);
-  session->fed_fake_eoi = 1;
-  source->next_input_byte = fake_eoi + stream->skip_pending;
-  source->bytes_in_buffer = 2 - (size_t)stream->skip_pending;
-  stream->skip_pending = 0;
+  source->next_input_byte = fake_eoi;
+  source->bytes_in_buffer = 2;
   return TRUE;
 }
 
@@ -511,8 +528,7 @@ static void push_skip(j_decompress_ptr cinfo, long count) {
     return;
   }
   if (session->fed_fake_eoi) {
-    stream->skip_pending += (uint64_t)count - source->bytes_in_buffer;
-    source->bytes_in_buffer = 0;
+    skip_past_end(cinfo, (uint64_t)count - source->bytes_in_buffer);
     return;
   }
   /* libjpeg synced before skipping: the position after the skip is where it resumes. */

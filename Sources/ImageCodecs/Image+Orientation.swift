@@ -2,14 +2,19 @@ extension Image {
   /// The image turned upright according to ``orientation``: an exact flip and/or rotation, no
   /// resampling. The result's orientation is `.up`; for orientations 5–8 width and height swap.
   /// - Returns: `self` unchanged when the orientation is already `.up`.
-  public func oriented() -> Image {
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when there is no memory for the upright copy.
+  public func oriented() throws(DecodeError) -> Image {
     guard orientation != .up else { return self }
     let swapped = orientation.swapsDimensions
     let outWidth = swapped ? height : width
     let outHeight = swapped ? width : height
-    var result = Image(
+    let outBytes = outWidth * outHeight * pixelFormat.bytesPerPixel
+    guard let storage = PixelStorage(reserving: outBytes) else {
+      throw DecodeError.cannotAllocate(outBytes, for: "the upright \(outWidth)x\(outHeight) pixels")
+    }
+    let result = Image(
       width: outWidth, height: outHeight, pixelFormat: pixelFormat, bytesPerRow: outWidth * pixelFormat.bytesPerPixel,
-      orientation: .up, storage: PixelStorage(capacity: outWidth * outHeight * pixelFormat.bytesPerPixel))
+      orientation: .up, storage: storage)
     let pixelSize = pixelFormat.bytesPerPixel
     let stride = bytesPerRow
     let (w, h) = (width, height)
@@ -25,18 +30,16 @@ extension Image {
     case .rightMirrored: (origin, stepX, stepY) = ((h - 1) * stride + (w - 1) * pixelSize, -stride, -pixelSize)
     case .left: (origin, stepX, stepY) = ((w - 1) * pixelSize, stride, -pixelSize)
     }
-    let source = storage.pointer
+    let source = self.storage.pointer
     let outStride = result.bytesPerRow
-    result.withUnsafeMutableBytes { out in
-      let target = out.baseAddress!
-      for y in 0..<outHeight {
-        var from = origin + y * stepY
-        var to = y * outStride
-        for _ in 0..<outWidth {
-          target.advanced(by: to).copyMemory(from: source.advanced(by: from), byteCount: pixelSize)
-          from += stepX
-          to += pixelSize
-        }
+    let target = storage.pointer  // the new, unshared storage
+    for y in 0..<outHeight {
+      var from = origin + y * stepY
+      var to = y * outStride
+      for _ in 0..<outWidth {
+        target.advanced(by: to).copyMemory(from: source.advanced(by: from), byteCount: pixelSize)
+        from += stepX
+        to += pixelSize
       }
     }
     return result

@@ -33,21 +33,32 @@ public struct Image: Sendable {
   var storage: PixelStorage
 
   /// Creates an image whose pixels are all zero (transparent black where there is alpha).
+  ///
+  /// Running out of memory is an error, not a trap: an image sized by input (a decode, a
+  /// resample, a strip of rows) can need more memory than the process may have (a `ulimit`, a
+  /// container), and that is a failure for this one image.
   /// - Parameters:
   ///   - width: Width in pixels, at least 1.
   ///   - height: Height in pixels, at least 1.
   ///   - pixelFormat: The pixel layout.
   ///   - orientation: The EXIF orientation to carry.
-  /// - Precondition: The size is positive and its byte count fits in `Int`, and the memory is
-  ///   available: like any Swift allocation this traps when it is not. For sizes that come from
-  ///   input (a decode, a resample), use ``init(allocatingWidth:height:pixelFormat:orientation:)``,
-  ///   which throws ``DecodeError/Kind/outOfMemory`` instead.
-  public init(width: Int, height: Int, pixelFormat: PixelFormat, orientation: ExifOrientation = .up) {
-    let size = Image.byteLayout(width: width, height: height, pixelFormat: pixelFormat)
-    precondition(size != nil, "image size \(width)x\(height) is not representable")
+  /// - Throws: ``DecodeError`` of kind ``DecodeError/Kind/outOfMemory`` when the pixels cannot be
+  ///   allocated, ``DecodeError/Kind/invalidArgument`` when the size is not positive or its byte
+  ///   count does not fit in `Int`.
+  public init(width: Int, height: Int, pixelFormat: PixelFormat, orientation: ExifOrientation = .up)
+    throws(DecodeError)
+  {
+    guard let size = Image.byteLayout(width: width, height: height, pixelFormat: pixelFormat) else {
+      throw DecodeError(
+        kind: .invalidArgument, format: nil, message: "image size \(width)x\(height) is not representable")
+    }
+    guard let storage = PixelStorage(reserving: size.byteCount) else {
+      throw DecodeError.cannotAllocate(size.byteCount, for: "\(width)x\(height) pixels")
+    }
+    storage.pointer.initializeMemory(as: UInt8.self, repeating: 0, count: size.byteCount)
     self.init(
-      width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: size!.bytesPerRow,
-      orientation: orientation, storage: PixelStorage(zeroedCapacity: size!.byteCount))
+      width: width, height: height, pixelFormat: pixelFormat, bytesPerRow: size.bytesPerRow,
+      orientation: orientation, storage: storage)
   }
 
   /// Creates an image from pixel bytes laid out as described above (tightly packed rows).
@@ -98,10 +109,17 @@ public struct Image: Sendable {
   /// Calls `body` with writable pixel bytes, copying them first if another `Image` shares them.
   /// - Parameter body: Reads and writes the `byteCount` pixel bytes; valid only inside it.
   /// - Returns: What `body` returns.
-  public mutating func withUnsafeMutableBytes<Result, Failure: Error>(
-    _ body: (UnsafeMutableRawBufferPointer) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(count: byteCount) }
+  /// - Throws: ``DecodeError/Kind/outOfMemory`` when the pixels are shared and there is no memory
+  ///   for this image's own copy (`body` is not called and nothing changes), or what `body` throws.
+  public mutating func withUnsafeMutableBytes<Result>(
+    _ body: (UnsafeMutableRawBufferPointer) throws(DecodeError) -> Result
+  ) throws(DecodeError) -> Result {
+    if !isKnownUniquelyReferenced(&storage) {
+      guard let copy = storage.copy(count: byteCount) else {
+        throw DecodeError.cannotAllocate(byteCount, for: "a copy of \(width)x\(height) pixels")
+      }
+      storage = copy
+    }
     return try body(UnsafeMutableRawBufferPointer(start: storage.pointer, count: byteCount))
   }
 

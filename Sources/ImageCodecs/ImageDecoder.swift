@@ -1,6 +1,6 @@
 internal import CImageCodecs
-internal import SystemFiles
 public import FoundationEssentials
+internal import SystemFiles
 
 /// Decodes PNG and JPEG files into ``Image`` pixel buffers, strictly by default: an image is
 /// returned only if every pixel decoded. The format comes from the magic bytes, never from a
@@ -47,9 +47,7 @@ public enum ImageDecoder {
   public static func decode(_ bytes: some ContiguousBytes, options: DecodeOptions = DecodeOptions())
     throws(DecodeError) -> Image
   {
-    var image: Image? = nil
-    try decode(.memory(bytes), options: options, into: &image)
-    return image!
+    try decode(.memory(bytes), options: options)
   }
 
   /// Decodes an image file.
@@ -61,9 +59,7 @@ public enum ImageDecoder {
   public static func decode(contentsOf path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError)
     -> Image
   {
-    var image: Image? = nil
-    try decode(Source<[UInt8]>.file(path), options: options, into: &image)
-    return image!
+    try decode(Source<[UInt8]>.file(path), options: options)
   }
 
   /// Decodes an image in memory into an existing image's storage, reusing its allocation when it
@@ -79,10 +75,7 @@ public enum ImageDecoder {
   )
     throws(DecodeError)
   {
-    var slot: Image? = image
-    image = Image.placeholder  // drop our reference so the storage is unique and can be reused
-    defer { image = slot ?? image }
-    try decode(.memory(bytes), options: options, into: &slot)
+    try decode(.memory(bytes), options: options, into: &image)
   }
 
   /// Decodes an image file into an existing image's storage; see ``decode(_:options:into:)``.
@@ -94,10 +87,7 @@ public enum ImageDecoder {
   public static func decode(contentsOf path: String, options: DecodeOptions = DecodeOptions(), into image: inout Image)
     throws(DecodeError)
   {
-    var slot: Image? = image
-    image = Image.placeholder
-    defer { image = slot ?? image }
-    try decode(Source<[UInt8]>.file(path), options: options, into: &slot)
+    try decode(Source<[UInt8]>.file(path), options: options, into: &image)
   }
 }
 
@@ -145,41 +135,68 @@ extension ImageDecoder {
     }
   }
 
-  static func decode<Bytes: ContiguousBytes>(_ source: Source<Bytes>, options: DecodeOptions, into image: inout Image?)
+  /// The output's pixel format and byte layout, from the open decoder's facts.
+  static func outputLayout(_ info: imc_info) throws(DecodeError) -> (
+    format: PixelFormat, bytesPerRow: Int, byteCount: Int
+  ) {
+    guard let format = PixelFormat(layout: info.output_layout),
+      let size = Image.byteLayout(width: Int(info.output_width), height: Int(info.output_height), pixelFormat: format)
+    else {
+      throw DecodeError(kind: .invalidArgument, format: ImageFormat(code: info.format), message: "no output layout")
+    }
+    return (format, size.bytesPerRow, size.byteCount)
+  }
+
+  /// Within the pixel limits an image can still need more memory than the process may have (a
+  /// ulimit, a container): that is an error for this image, not a reason to abort.
+  static func outOfMemory(_ info: imc_info, _ byteCount: Int) -> DecodeError {
+    DecodeError(
+      kind: .outOfMemory, format: ImageFormat(code: info.format),
+      message: "cannot allocate \(byteCount) bytes for the pixels")
+  }
+
+  /// Decodes every pixel into `image`, whose storage is unshared and laid out for the output.
+  static func read(_ decoder: OpaquePointer, _ info: imc_info, bytesPerRow: Int, into image: inout Image)
+    throws(DecodeError)
+  {
+    var status = imc_status()
+    let code = try image.withUnsafeMutableBytes { pixels in
+      imc_decoder_read(
+        decoder, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), bytesPerRow, pixels.count, &status)
+    }
+    if code != IMC_OK { throw DecodeError(status: status, format: info.format, path: nil) }
+  }
+
+  static func decode<Bytes: ContiguousBytes>(_ source: Source<Bytes>, options: DecodeOptions) throws(DecodeError)
+    -> Image
+  {
+    try withDecoder(source, options: options) { (decoder, info) throws(DecodeError) in
+      let layout = try outputLayout(info)
+      var image: Image
+      do {  // the storage's binding ends here: the image's reference must be the only one, or the write below would copy it
+        guard let storage = PixelStorage(reserving: layout.byteCount) else { throw outOfMemory(info, layout.byteCount) }
+        image = Image(
+          width: Int(info.output_width), height: Int(info.output_height), pixelFormat: layout.format,
+          bytesPerRow: layout.bytesPerRow, orientation: ExifOrientation(exifValue: Int(info.orientation)),
+          storage: storage)
+      }
+      try read(decoder, info, bytesPerRow: layout.bytesPerRow, into: &image)
+      return image
+    }
+  }
+
+  static func decode<Bytes: ContiguousBytes>(_ source: Source<Bytes>, options: DecodeOptions, into image: inout Image)
     throws(DecodeError)
   {
     try withDecoder(source, options: options) { (decoder, info) throws(DecodeError) in
-      guard let format = PixelFormat(layout: info.output_layout),
-        let size = Image.byteLayout(
-          width: Int(info.output_width), height: Int(info.output_height), pixelFormat: format)
-      else {
-        throw DecodeError(kind: .invalidArgument, format: ImageFormat(code: info.format), message: "no output layout")
-      }
-      let orientation = ExifOrientation(exifValue: Int(info.orientation))
-      // Within the pixel limits an image can still need more memory than the process may have
-      // (a ulimit, a container): that is an error for this image, not a reason to abort.
-      let outOfMemory = DecodeError(
-        kind: .outOfMemory, format: ImageFormat(code: info.format),
-        message: "cannot allocate \(size.byteCount) bytes for the pixels")
-      if image == nil {
-        guard let storage = PixelStorage(reserving: size.byteCount) else { throw outOfMemory }
-        image = Image(
-          width: size.bytesPerRow / format.bytesPerPixel, height: Int(info.output_height), pixelFormat: format,
-          bytesPerRow: size.bytesPerRow, orientation: orientation, storage: storage)
-      } else {
-        guard
-          image!.reshape(
-            width: Int(info.output_width), height: Int(info.output_height), pixelFormat: format,
-            bytesPerRow: size.bytesPerRow, byteCount: size.byteCount)
-        else { throw outOfMemory }
-        image!.orientation = orientation
-      }
-      var status = imc_status()
-      let code = image!.withUnsafeMutableBytes { pixels in
-        imc_decoder_read(
-          decoder, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), size.bytesPerRow, pixels.count, &status)
-      }
-      if code != IMC_OK { throw DecodeError(status: status, format: info.format, path: nil) }
+      let layout = try outputLayout(info)
+      guard
+        image.reshape(
+          width: Int(info.output_width), height: Int(info.output_height), pixelFormat: layout.format,
+          bytesPerRow: layout.bytesPerRow, byteCount: layout.byteCount)
+      else { throw outOfMemory(info, layout.byteCount) }
+      image.orientation = ExifOrientation(exifValue: Int(info.orientation))
+      try read(decoder, info, bytesPerRow: layout.bytesPerRow, into: &image)
     }
   }
 }
@@ -204,9 +221,4 @@ extension DecodeOptions {
     request.max_chunk_bytes = UInt64(Swift.max(1, limits.maxChunkBytes))
     return request
   }
-}
-
-extension Image {
-  /// A 1x1 stand-in used while an image's storage is lent to a decode.
-  static let placeholder = Image(width: 1, height: 1, pixelFormat: .gray8)
 }

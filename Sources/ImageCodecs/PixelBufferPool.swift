@@ -65,15 +65,8 @@ public final class PixelBufferPool: Sendable {
   }
 
   /// A buffer of at least `capacity` bytes and its real capacity: a pooled one when one fits,
-  /// otherwise a new 64-byte aligned allocation. Traps when the system has no memory for it.
-  func allocate(capacity: Int) -> (pointer: UnsafeMutableRawPointer, capacity: Int) {
-    guard let allocation = allocateIfAvailable(capacity: capacity) else {
-      fatalError("failed to allocate \(capacity) bytes of pixel memory")
-    }
-    return allocation
-  }
-
-  /// Like ``allocate(capacity:)``, but nil when the system has no memory for the buffer.
+  /// otherwise a new 64-byte aligned allocation; nil when the system has no memory for it (no pixel
+  /// allocation traps).
   func allocateIfAvailable(capacity: Int) -> (pointer: UnsafeMutableRawPointer, capacity: Int)? {
     if capacity >= minimumBytes {
       let reused: Entry? = state.withLock { state in

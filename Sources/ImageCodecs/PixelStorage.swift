@@ -6,27 +6,16 @@ final class PixelStorage: @unchecked Sendable {
   let pointer: UnsafeMutableRawPointer
   let capacity: Int
 
-  /// Allocates at least `capacity` bytes, uninitialised (large buffers come from ``PixelBufferPool``).
-  /// Traps when the memory is not available; decoders use ``init(reserving:)``.
-  init(capacity: Int) {
-    (pointer, self.capacity) = PixelBufferPool.shared.allocate(capacity: capacity)
-  }
-
-  /// Allocates at least `capacity` bytes, uninitialised, or nil when the memory is not available.
+  /// Allocates at least `capacity` bytes, uninitialised (large buffers come from ``PixelBufferPool``),
+  /// or nil when the memory is not available: no pixel allocation ever traps.
   init?(reserving capacity: Int) {
     guard let allocation = PixelBufferPool.shared.allocateIfAvailable(capacity: capacity) else { return nil }
     (pointer, self.capacity) = allocation
   }
 
-  /// Allocates `capacity` bytes set to zero.
-  convenience init(zeroedCapacity capacity: Int) {
-    self.init(capacity: capacity)
-    pointer.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
-  }
-
-  /// A copy of the first `count` bytes in a new allocation.
-  func copy(count: Int) -> PixelStorage {
-    let clone = PixelStorage(capacity: count)
+  /// A copy of the first `count` bytes in a new allocation, or nil when the memory is not available.
+  func copy(count: Int) -> PixelStorage? {
+    guard let clone = PixelStorage(reserving: count) else { return nil }
     clone.pointer.copyMemory(from: pointer, byteCount: count)
     return clone
   }

@@ -12,7 +12,7 @@ public import FoundationEssentials
 /// for chunk in chunks { try decoder.append(chunk) }
 /// try decoder.finish()
 /// let size = decoder.outputSize!
-/// var image = try Image(allocatingWidth: size.width, height: size.height, pixelFormat: decoder.outputPixelFormat!)
+/// var image = try Image(width: size.width, height: size.height, pixelFormat: decoder.outputPixelFormat!)
 /// _ = try decoder.readRows(into: &image)
 /// ```
 ///
@@ -120,7 +120,7 @@ public final class StreamingDecoder {
     var copied = 0
     let stride = image.bytesPerRow
     let room = image.height - firstRow
-    let code = image.withUnsafeMutableBytes { pixels in
+    let code = try image.withUnsafeMutableBytes { pixels in
       imc_stream_read_rows(
         stream, pixels.baseAddress!.assumingMemoryBound(to: UInt8.self) + firstRow * stride, stride, room, &copied,
         &status)

@@ -120,7 +120,7 @@ final class ImageValidator: DownloadValidator {
     guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
     if rows == nil {
       let height = wantsPixels ? size.height : min(size.height, Self.stripRows)
-      rows = try Image(allocatingWidth: size.width, height: height, pixelFormat: format)
+      rows = try Image(width: size.width, height: height, pixelFormat: format)
     }
     guard var image = rows else { return }
     rows = nil  // keep the buffer uniquely referenced while rows are copied in

@@ -30,7 +30,7 @@ enum DecodeCommand {
         options.pixelFormat = header.format == .png ? .rgba8 : .source
       }
       var image = try ImageDecoder.decode(contentsOf: file, options: options)
-      if settings.orient { image = image.oriented() }
+      if settings.orient { image = try image.oriented() }
       return write(image, to: output)
     } catch {
       Console.error(error.description)

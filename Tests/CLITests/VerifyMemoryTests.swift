@@ -32,8 +32,8 @@ import Testing
     let scratch = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
     let (width, height) = (6336, 4752)  // the corpus's 30.1 MP photo's size
-    var image = try Image(allocatingWidth: width, height: height, pixelFormat: .rgb8)
-    image.withUnsafeMutableBytes { pixels in
+    var image = try Image(width: width, height: height, pixelFormat: .rgb8)
+    try image.withUnsafeMutableBytes { pixels in
       for y in 0..<height {
         for x in stride(from: 0, to: width * 3, by: 97) { pixels[y * width * 3 + x] = UInt8(truncatingIfNeeded: x ^ y) }
       }

@@ -89,10 +89,10 @@ import Testing
     #expect(image.pixelFormat == .rgba8)
   }
 
-  @Test func imagesAreValues() {
-    var a = Image(width: 2, height: 2, pixelFormat: .rgb8)
+  @Test func imagesAreValues() throws {
+    var a = try Image(width: 2, height: 2, pixelFormat: .rgb8)
     let b = a
-    a.withUnsafeMutableBytes { $0[0] = 200 }
+    try a.withUnsafeMutableBytes { $0[0] = 200 }
     #expect(b.bytes[0] == 0 && a.bytes[0] == 200)
     #expect(Image(width: 2, height: 1, pixelFormat: .gray8, bytes: [1, 2, 3]) == nil)
   }

@@ -33,7 +33,7 @@ import Testing
     #expect(try ImageDecoder.probe(ImageEncoder.encode(gray, as: .jpeg())).colorType == .gray)
     let rgba = try ImageDecoder.decode(contentsOf: Fixtures.image("basn6a08.png"))
     #expect(try ImageDecoder.decode(ImageEncoder.encode(rgba, as: .jpeg())).pixelFormat == .rgb8)
-    let wide = Image(width: 4, height: 4, pixelFormat: .rgb16)
+    let wide = try Image(width: 4, height: 4, pixelFormat: .rgb16)
     let error = #expect(throws: EncodeError.self) { try ImageEncoder.encode(wide, as: .jpeg()) }
     #expect(error?.description.contains("JPEG") == true)
   }

@@ -28,7 +28,7 @@ import Testing
   func orientedFileMatchesReference(_ row: ReferenceRow) throws {
     let image = try ImageDecoder.decode(contentsOf: Fixtures.image(row.file), options: Self.referenceOptions(row))
     #expect(image.orientation.rawValue == row.orientation)
-    let upright = image.oriented()
+    let upright = try image.oriented()
     #expect(upright.width == row.oriented!.width && upright.height == row.oriented!.height)
     #expect(upright.withUnsafeBytes { SHA256.hex($0) } == row.oriented!.sha256)
     #expect(upright.orientation == .up)

@@ -17,7 +17,7 @@ import Testing
     var row = 0
     func take() throws(DecodeError) {
       guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
-      if image == nil { image = try Image(allocatingWidth: size.width, height: size.height, pixelFormat: format) }
+      if image == nil { image = try Image(width: size.width, height: size.height, pixelFormat: format) }
       row += try decoder.readRows(into: &image!, at: row)
     }
     do throws(DecodeError) {
@@ -65,7 +65,7 @@ import Testing
     let decoder = StreamingDecoder()
     try decoder.append(bytes)
     try decoder.finish()
-    var strip = try Image(allocatingWidth: full.width, height: 16, pixelFormat: full.pixelFormat)
+    var strip = try Image(width: full.width, height: 16, pixelFormat: full.pixelFormat)
     var collected: [UInt8] = []
     while true {
       let count = try decoder.readRows(into: &strip)
@@ -101,7 +101,7 @@ import Testing
     let full = try ImageDecoder.decode(bytes)
     let decoder = StreamingDecoder()
     try decoder.append(bytes.prefix(bytes.count / 2))
-    var image = try Image(allocatingWidth: full.width, height: full.height, pixelFormat: full.pixelFormat)
+    var image = try Image(width: full.width, height: full.height, pixelFormat: full.pixelFormat)
     let early = try decoder.readRows(into: &image)
     #expect(early > 0 && early < full.height, "\(name): \(early) rows from half the bytes")
     try decoder.append(bytes.suffix(from: bytes.count / 2))
@@ -137,7 +137,7 @@ import Testing
     try decoder.append(bytes)
     #expect(decoder.availableRows > 0)
     #expect(decoder.availableRows * rowBytes <= 4 << 20, "\(decoder.availableRows) rows queued")
-    var strip = try Image(allocatingWidth: 4000, height: 16, pixelFormat: .rgb8)
+    var strip = try Image(width: 4000, height: 16, pixelFormat: .rgb8)
     var total = 0
     var largestQueue = 0
     while true {

@@ -12,7 +12,9 @@ import Testing
 /// Over every fixture (Fixtures/images, hostile, regressions), every truncation of the sweeps the
 /// other suites use (testorig.jpg every 97 bytes, basn6a08.png at every length), the committed fuzz
 /// seeds and, when present, the local fuzz corpora (.build/fuzz*/corpus).
-@Suite struct VerdictProofTests {
+/// Serialized, and yielding between decodes: its cases are long runs of synchronous decodes, which
+/// would otherwise hold the threads of the cooperative pool that other suites' waits resume on.
+@Suite(.serialized) struct VerdictProofTests {
   /// A verdict: accepted, or the kind of the rejection.
   enum Verdict: Equatable, CustomStringConvertible {
     case accepted
@@ -75,7 +77,7 @@ import Testing
     return size == 0 ? [] : [UInt8](try Data(contentsOf: url))
   }
 
-  @Test func everyFixtureHasOneVerdictAtEveryScaleAndInEveryChunking() throws {
+  @Test func everyFixtureHasOneVerdictAtEveryScaleAndInEveryChunking() async throws {
     let root = Fixtures.root
     var inputs: [URL] = []
     for directory in ["Fixtures/images", "Fixtures/hostile", "Fixtures/regressions", "fuzz/seeds"] {
@@ -85,19 +87,22 @@ import Testing
     #expect(inputs.count > 200)
     var problems: [String] = []
     for (index, url) in inputs.enumerated() {
+      await Task.yield()
       problems += Self.check(try Self.read(url), name: url.lastPathComponent, seed: UInt64(index + 1))
     }
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }
 
-  @Test func everyTruncationOfTheSweepsHasOneVerdict() throws {
+  @Test func everyTruncationOfTheSweepsHasOneVerdict() async throws {
     var problems: [String] = []
     let jpeg = try Fixtures.bytes("testorig.jpg")
     for length in stride(from: 0, to: jpeg.count, by: 97) {
+      await Task.yield()
       problems += Self.check(Array(jpeg[..<length]), name: "testorig.jpg[..<\(length)]", seed: UInt64(length + 1))
     }
     let png = try Fixtures.bytes("basn6a08.png")
     for length in 0...png.count {
+      await Task.yield()
       problems += Self.check(Array(png[..<length]), name: "basn6a08.png[..<\(length)]", seed: UInt64(length + 1))
     }
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
@@ -138,7 +143,7 @@ import Testing
     var row = 0
     func take() throws(DecodeError) {
       guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
-      if image == nil { image = try Image(allocatingWidth: size.width, height: size.height, pixelFormat: format) }
+      if image == nil { image = try Image(width: size.width, height: size.height, pixelFormat: format) }
       row += try decoder.readRows(into: &image!, at: row)
     }
     do throws(DecodeError) {
@@ -158,7 +163,7 @@ import Testing
   }
 
   @Test(arguments: decided.map(\.name))
-  func aDecidedInputHasItsVerdictFromMemoryFromAFileAndInAnyChunking(_ name: String) throws {
+  func aDecidedInputHasItsVerdictFromMemoryFromAFileAndInAnyChunking(_ name: String) async throws {
     let expected = try #require(Self.decided.first { $0.name == name }).verdict
     let directory = name == "badadler.png" ? "Fixtures/images" : "Fixtures/regressions/Verdicts"
     let path = Fixtures.root.appendingPathComponent("\(directory)/\(name)").path
@@ -204,6 +209,7 @@ import Testing
     }
     var problems: [String] = []
     for (label, cuts) in chunkings {
+      await Task.yield()
       let streamed = Self.stream(bytes, cuts: cuts)
       if Self.verdict(streamed) != expected {
         problems.append("\(label): \(Self.verdict(streamed)) (\(streamed))")
@@ -214,7 +220,7 @@ import Testing
     #expect(problems.isEmpty, "\(name), expected \(expected), streamed: \(problems.prefix(10).joined(separator: "; "))")
   }
 
-  @Test func theLocalFuzzCorporaHaveOneVerdict() throws {
+  @Test func theLocalFuzzCorporaHaveOneVerdict() async throws {
     // Present after `scripts/fuzz` has run here (not committed); a pixel cap keeps each input fast,
     // applied to every path alike.
     let limits = DecodeLimits(maxPixels: 1 << 20)
@@ -227,6 +233,7 @@ import Testing
       for target in ["FuzzPNG", "FuzzJPEG", "FuzzProbe", "FuzzThumbnail"] {
         let corpus = build.appendingPathComponent("\(directory)/corpus/\(target)")
         for url in Self.files(under: corpus).prefix(500) {
+          await Task.yield()
           guard let data = try? Data(contentsOf: url), data.count <= 65536 else { continue }
           checked += 1
           problems += Self.check([UInt8](data), name: url.path, seed: UInt64(checked), limits: limits)

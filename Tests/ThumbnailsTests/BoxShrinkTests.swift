@@ -9,9 +9,9 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct BoxShrinkTests {
   /// A `width` x `height` RGBA image of one colour, filled row by row (fast even in a debug build).
   static func solid(width: Int, height: Int, rgba: [UInt8]) throws -> Image {
-    var image = try Image(allocatingWidth: width, height: height, pixelFormat: .rgba8)
+    var image = try Image(width: width, height: height, pixelFormat: .rgba8)
     let stride = image.bytesPerRow
-    image.withUnsafeMutableBytes { bytes in
+    try image.withUnsafeMutableBytes { bytes in
       for x in 0..<width { for c in 0..<4 { bytes[x * 4 + c] = rgba[c] } }
       for y in 1..<height {
         (bytes.baseAddress! + y * stride).copyMemory(from: bytes.baseAddress!, byteCount: stride)
@@ -130,7 +130,7 @@ import Testing
   @Test func aBufferWhoseSizeOverflowsIsOutOfMemory() throws {
     #expect(throws: DecodeError.self) { try ColumnMajorRows(columns: Int.max / 4, rows: 1_000, channels: 4) }
     do {
-      _ = try Image(allocatingWidth: 1 << 40, height: 1 << 10, pixelFormat: .rgba8)
+      _ = try Image(width: 1 << 40, height: 1 << 10, pixelFormat: .rgba8)
       Issue.record("a 2^50-pixel image was allocated")
     } catch {
       #expect(error.kind == .outOfMemory)

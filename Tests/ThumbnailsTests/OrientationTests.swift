@@ -17,7 +17,7 @@ import Thumbnails
     let swapped = stored.orientation.swapsDimensions
     var small = ImageMetrics.areaDownscale(stored, width: swapped ? height : width, height: swapped ? width : height)
     small.orientation = stored.orientation
-    return small.oriented()
+    return try small.oriented()
   }
 
   @Test(arguments: exifFixtures)

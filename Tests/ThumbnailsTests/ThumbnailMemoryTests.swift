@@ -23,9 +23,9 @@ import Testing
     try TestImages.withTemporaryDirectory { directory in
       let path = directory + "/photo-30mp.jpg"
       // 6336 x 4752 baseline 4:2:0, encoded row-pattern by row-pattern (fast even in a debug build).
-      var image = try Image(allocatingWidth: 6336, height: 4752, pixelFormat: .rgb8)
+      var image = try Image(width: 6336, height: 4752, pixelFormat: .rgb8)
       let stride = image.bytesPerRow
-      image.withUnsafeMutableBytes { bytes in
+      try image.withUnsafeMutableBytes { bytes in
         for x in 0..<stride { bytes[x] = UInt8(truncatingIfNeeded: x * 7 / 3) }
         for y in 1..<4752 {
           let shift = (y * 3) % stride

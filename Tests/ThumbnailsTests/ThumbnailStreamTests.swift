@@ -70,7 +70,7 @@ import Testing
   /// Box factors on both axes, partial last blocks, alpha: a synthetic 1001x777 RGBA PNG.
   @Test func largeBoxShrinksWithPartialBlocksMatchToo() throws {
     var image = TestImages.pattern(width: 1001, height: 777, format: .rgba8)
-    image.withUnsafeMutableBytes { bytes in
+    try image.withUnsafeMutableBytes { bytes in
       for i in stride(from: 3, to: bytes.count, by: 4) { bytes[i] = UInt8(truncatingIfNeeded: i / 97) }
     }
     let bytes = try ImageEncoder.encode(image, as: .png())

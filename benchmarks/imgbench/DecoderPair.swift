@@ -8,7 +8,7 @@ import Thumbnails
 final class DecoderPair {
   /// What a reused-buffer case keeps between decodes: imgfetch's Image and the C side's buffer.
   final class Slot {
-    var image = Image(width: 1, height: 1, pixelFormat: .gray8)
+    var image = try! Image(width: 1, height: 1, pixelFormat: .gray8)  // one byte, made once per file
     var output = cbl_output()
     deinit { cbl_output_release(&output) }
   }

@@ -54,13 +54,13 @@ enum ThumbnailRenderer {
       }
       working = try PremultipliedAlpha.flattenedOverWhite(working)
     } else if unchanged {
-      PremultipliedAlpha.unpremultiply(&working)
+      try PremultipliedAlpha.unpremultiply(&working)
     } else {
       working = try SeparableResampler.resample(
         working, horizontal: horizontal, vertical: vertical, unpremultiplying: true)
     }
     working.orientation = plan.orientation
-    return working.oriented()
+    return try working.oriented()
   }
 
   private static func weights(

@@ -103,7 +103,11 @@ public final class ThumbnailStream {
         throw failure
       }
       if count == 0 { break }
-      take(count)
+      do { try take(count) } catch {
+        let failure = ownFailure(error)
+        refusal = failure
+        throw failure
+      }
     }
   }
 
@@ -116,7 +120,9 @@ public final class ThumbnailStream {
   ///   if the decoder handed out fewer rows than its output has.
   public func finish(from decoder: StreamingDecoder) throws(ThumbnailError) -> Image {
     try consumeRows(from: decoder)
-    guard let plan, let format, let shrunk = finishedBoxedImage() else {
+    let finished: Image?
+    do { finished = try finishedBoxedImage() } catch { throw ownFailure(error) }
+    guard let plan, let format, let shrunk = finished else {
       throw .decode(
         located(
           DecodeError(
@@ -156,13 +162,13 @@ public final class ThumbnailStream {
       let (factorX, factorY) = (plan.horizontal.boxFactor, plan.vertical.boxFactor)
       let rowBytes = size.width * pixelFormat.bytesPerPixel
       strip = try Image(
-        allocatingWidth: size.width, height: max(1, min(16, (1 << 20) / max(1, rowBytes))), pixelFormat: pixelFormat)
+        width: size.width, height: max(1, min(16, (1 << 20) / max(1, rowBytes))), pixelFormat: pixelFormat)
       if factorX > 1 || factorY > 1 {
         shrinker = try BoxShrinker(
           width: size.width, pixelFormat: pixelFormat, factorX: factorX, factorY: factorY, premultiplying: true)
       }
       boxed = try Image(
-        allocatingWidth: (size.width + factorX - 1) / factorX, height: (size.height + factorY - 1) / factorY,
+        width: (size.width + factorX - 1) / factorX, height: (size.height + factorY - 1) / factorY,
         pixelFormat: pixelFormat)
       decodedHeight = size.height
     } catch {
@@ -184,15 +190,15 @@ public final class ThumbnailStream {
 
   /// Passes the first `count` rows of the strip through the box shrink (or premultiplies them
   /// straight into the kept image when there is no box shrink).
-  private func take(_ count: Int) {
+  private func take(_ count: Int) throws(DecodeError) {
     guard let strip, var target = boxed.take() else { return }
     defer { boxed = target }
     let (stripStride, boxedStride, boxedHeight) = (strip.bytesPerRow, target.bytesPerRow, target.height)
     let (width, pixelFormat) = (strip.width, strip.pixelFormat)
     let rows = min(count, decodedHeight - rowsTaken)
     var made = boxedRows
-    strip.withUnsafeBytes { source in
-      target.withUnsafeMutableBytes { destination in
+    try strip.withUnsafeBytes { (source) throws(DecodeError) in
+      try target.withUnsafeMutableBytes { destination in
         let base = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let out = destination.baseAddress!.assumingMemoryBound(to: UInt8.self)
         for index in 0..<max(0, rows) {
@@ -216,11 +222,11 @@ public final class ThumbnailStream {
   }
 
   /// The box-shrunk image once every decoded row went in (the last partial block included).
-  private func finishedBoxedImage() -> Image? {
+  private func finishedBoxedImage() throws(DecodeError) -> Image? {
     guard rowsTaken >= decodedHeight, var target = boxed.take() else { return nil }
     if let shrinker, shrinker.hasPendingRows, boxedRows < target.height {
       let offset = boxedRows * target.bytesPerRow
-      target.withUnsafeMutableBytes {
+      try target.withUnsafeMutableBytes {
         shrinker.emitRow(into: $0.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset)
       }
       boxedRows += 1

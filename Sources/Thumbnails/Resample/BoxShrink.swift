@@ -30,11 +30,11 @@ enum BoxShrink {
       premultiplying: premultiplying)
     let height = image.height
     let outHeight = (height + factorY - 1) / factorY
-    var result = try Image(allocatingWidth: shrinker.outputWidth, height: outHeight, pixelFormat: image.pixelFormat)
+    var result = try Image(width: shrinker.outputWidth, height: outHeight, pixelFormat: image.pixelFormat)
     let inStride = image.bytesPerRow
     let outStride = result.bytesPerRow
-    image.withUnsafeBytes { inBytes in
-      result.withUnsafeMutableBytes { outBytes in
+    try image.withUnsafeBytes { (inBytes) throws(DecodeError) in
+      try result.withUnsafeMutableBytes { outBytes in
         let input = inBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let output = outBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var oy = 0

@@ -8,10 +8,11 @@ import ImageCodecs
 enum PremultipliedAlpha {
   /// Multiplies colour by alpha: `c * a / 255`, rounded. Images without alpha are left alone.
   /// - Parameter image: gray+alpha or RGBA, 8-bit.
-  static func premultiply(_ image: inout Image) {
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when the pixels are shared and cannot be copied.
+  static func premultiply(_ image: inout Image) throws(DecodeError) {
     switch image.pixelFormat {
-    case .grayAlpha8: forEachRow(of: &image) { premultiplyRow($0, count: $1, channels: 2) }
-    case .rgba8: forEachRow(of: &image) { premultiplyRow($0, count: $1, channels: 4) }
+    case .grayAlpha8: try forEachRow(of: &image) { premultiplyRow($0, count: $1, channels: 2) }
+    case .rgba8: try forEachRow(of: &image) { premultiplyRow($0, count: $1, channels: 4) }
     default: return
     }
   }
@@ -25,28 +26,29 @@ enum PremultipliedAlpha {
     guard image.hasAlpha else { return image }
     let channels = image.pixelFormat.channelCount
     var result = try Image(
-      allocatingWidth: image.width, height: image.height, pixelFormat: image.pixelFormat,
+      width: image.width, height: image.height, pixelFormat: image.pixelFormat,
       orientation: image.orientation)
     let (inStride, outStride, rowLength) = (image.bytesPerRow, result.bytesPerRow, image.width * channels)
-    image.withUnsafeBytes { inBytes in
-      result.withUnsafeMutableBytes { outBytes in
+    try image.withUnsafeBytes { (inBytes) throws(DecodeError) in
+      try result.withUnsafeMutableBytes { outBytes in
         for y in 0..<image.height {
           (outBytes.baseAddress! + y * outStride).copyMemory(
             from: inBytes.baseAddress! + y * inStride, byteCount: rowLength)
         }
       }
     }
-    premultiply(&result)
+    try premultiply(&result)
     return result
   }
 
   /// Divides colour by alpha again after filtering: `c * 255 / a`, rounded and clamped (filter
   /// overshoot can push colour above alpha). Fully transparent pixels become 0.
   /// - Parameter image: gray+alpha or RGBA, 8-bit, premultiplied.
-  static func unpremultiply(_ image: inout Image) {
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when the pixels are shared and cannot be copied.
+  static func unpremultiply(_ image: inout Image) throws(DecodeError) {
     guard image.hasAlpha else { return }
     let channels = image.pixelFormat.channelCount
-    forEachRow(of: &image) { row, width in
+    try forEachRow(of: &image) { row, width in
       var pixel = row
       for _ in 0..<width {
         let alpha = UInt32(pixel[channels - 1])
@@ -69,10 +71,10 @@ enum PremultipliedAlpha {
     guard image.hasAlpha else { return image }
     let channels = image.pixelFormat.channelCount
     let opaqueFormat: PixelFormat = channels == 2 ? .gray8 : .rgb8
-    var result = try Image(allocatingWidth: image.width, height: image.height, pixelFormat: opaqueFormat)
+    var result = try Image(width: image.width, height: image.height, pixelFormat: opaqueFormat)
     let (inStride, outStride) = (image.bytesPerRow, result.bytesPerRow)
-    image.withUnsafeBytes { inBytes in
-      result.withUnsafeMutableBytes { outBytes in
+    try image.withUnsafeBytes { (inBytes) throws(DecodeError) in
+      try result.withUnsafeMutableBytes { outBytes in
         for y in 0..<image.height {
           var source = inBytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * inStride
           var target = outBytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * outStride
@@ -126,9 +128,9 @@ enum PremultipliedAlpha {
   @inline(__always)
   private static func forEachRow(
     of image: inout Image, _ body: (UnsafeMutablePointer<UInt8>, Int) -> Void
-  ) {
+  ) throws(DecodeError) {
     let (width, height, stride) = (image.width, image.height, image.bytesPerRow)
-    image.withUnsafeMutableBytes { bytes in
+    try image.withUnsafeMutableBytes { bytes in
       let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
       for y in 0..<height { body(base + y * stride, width) }
     }

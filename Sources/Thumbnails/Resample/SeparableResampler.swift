@@ -19,7 +19,7 @@ enum SeparableResampler {
   {
     let channels = image.pixelFormat.channelCount
     var result = try Image(
-      allocatingWidth: horizontal.outputCount, height: vertical.outputCount, pixelFormat: image.pixelFormat,
+      width: horizontal.outputCount, height: vertical.outputCount, pixelFormat: image.pixelFormat,
       orientation: image.orientation)
     let intermediate = try ColumnMajorRows(columns: image.width, rows: vertical.outputCount, channels: channels)
     defer { intermediate.deallocate() }

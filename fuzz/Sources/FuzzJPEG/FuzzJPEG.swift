@@ -20,7 +20,7 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   if let image = try? ImageDecoder.decode(bytes, options: options) {
     precondition(image.width > 0 && image.height > 0)
     precondition(image.width * image.height <= 1 << 16)
-    _ = image.oriented()
+    _ = try? image.oriented()
   }
   return 0
 }

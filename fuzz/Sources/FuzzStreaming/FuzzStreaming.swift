@@ -34,7 +34,7 @@ public func fuzzStreaming(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   var rowsRead = 0
   func drain() throws(DecodeError) {
     if image == nil, let size = decoder.outputSize, let format = decoder.outputPixelFormat {
-      image = Image(width: size.width, height: size.height, pixelFormat: format)
+      image = try Image(width: size.width, height: size.height, pixelFormat: format)
     }
     guard var target = image else { return }
     image = nil  // keep the buffer uniquely referenced while rows are copied in
