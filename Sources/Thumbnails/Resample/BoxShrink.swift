@@ -205,7 +205,26 @@ final class BoxShrinker {
   private func average(_ out: UnsafeMutablePointer<UInt8>, rows: Int, channels: Int) {
     let fullCount = factorX * rows
     let fullScale = fullCount <= Int(UInt32.max / 255) ? Self.reciprocal(UInt32(fullCount)) : 0
-    for ox in 0..<outputWidth {
+    var ox = 0
+    if carried == nil && fullCount <= Int(UInt32.max / 255) {
+      // The common case: whole blocks in 32-bit scalars, specialised per channel count.
+      switch channels {
+      case 1:
+        ox = Self.averageWholeBlocks(
+          out, sums: sums, width: width, factorX: factorX, scale: fullScale, ChannelsOf1.self)
+      case 2:
+        ox = Self.averageWholeBlocks(
+          out, sums: sums, width: width, factorX: factorX, scale: fullScale, ChannelsOf2.self)
+      case 3:
+        ox = Self.averageWholeBlocks(
+          out, sums: sums, width: width, factorX: factorX, scale: fullScale, ChannelsOf3.self)
+      default:
+        ox = Self.averageWholeBlocks(
+          out, sums: sums, width: width, factorX: factorX, scale: fullScale, ChannelsOf4.self)
+      }
+    }
+    while ox < outputWidth {
+      defer { ox += 1 }
       let first = ox * factorX
       let columns = min(factorX, width - first)
       let count = columns == factorX ? fullCount : columns * rows
@@ -237,7 +256,49 @@ final class BoxShrinker {
     }
   }
 
+  /// The whole blocks of a row of sums (no carried sums, `factorX x rows` at most `UInt32.max / 255`,
+  /// so every block's total, at most that count times 255, fits in 32 bits): the same arithmetic
+  /// as ``average(_:rows:channels:)``'s, in scalars.
+  /// - Returns: How many output pixels were written (`width / factorX`).
+  @inline(__always)
+  static func averageWholeBlocks<C: ChannelCount>(
+    _ out: UnsafeMutablePointer<UInt8>, sums: UnsafeMutablePointer<UInt32>, width: Int, factorX: Int, scale: UInt64,
+    _: C.Type
+  ) -> Int {
+    let channels = C.value
+    let blocks = width / factorX
+    var column = UnsafePointer(sums)
+    var target = out
+    for _ in 0..<blocks {
+      var (t0, t1, t2, t3): (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+      for _ in 0..<factorX {
+        t0 &+= column[0]
+        if channels > 1 { t1 &+= column[1] }
+        if channels > 2 { t2 &+= column[2] }
+        if channels > 3 { t3 &+= column[3] }
+        column += channels
+      }
+      target[0] = UInt8(truncatingIfNeeded: (UInt64(t0) &* scale &+ (1 << 31)) >> 32)
+      if channels > 1 { target[1] = UInt8(truncatingIfNeeded: (UInt64(t1) &* scale &+ (1 << 31)) >> 32) }
+      if channels > 2 { target[2] = UInt8(truncatingIfNeeded: (UInt64(t2) &* scale &+ (1 << 31)) >> 32) }
+      if channels > 3 { target[3] = UInt8(truncatingIfNeeded: (UInt64(t3) &* scale &+ (1 << 31)) >> 32) }
+      target += channels
+    }
+    return blocks
+  }
+
   /// `2^32 / count`, rounded: multiplying a sum by it and shifting right by 32 divides with rounding.
   @inline(__always)
   static func reciprocal(_ count: UInt32) -> UInt64 { ((1 << 32) + UInt64(count / 2)) / UInt64(count) }
 }
+
+/// A channel count known at compile time, so generic code specialised for it unrolls.
+protocol ChannelCount { static var value: Int { get } }
+/// One channel.
+enum ChannelsOf1: ChannelCount { static var value: Int { 1 } }
+/// Two channels.
+enum ChannelsOf2: ChannelCount { static var value: Int { 2 } }
+/// Three channels.
+enum ChannelsOf3: ChannelCount { static var value: Int { 3 } }
+/// Four channels.
+enum ChannelsOf4: ChannelCount { static var value: Int { 4 } }
