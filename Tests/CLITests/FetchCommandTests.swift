@@ -102,17 +102,8 @@ import Testing
     // 10,000 x 10,000 RGBA 16-bit of zeros: 800 MB of rows from a ~780 KB zlib stream, which a strict
     // decode reads row by row in seconds (a download of a 32x32 PNG takes milliseconds).
     let slow = scratch.appendingPathComponent("slow.png").path
-    let script = """
-      import struct, sys, zlib
-      def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
-      z = zlib.compressobj(9); row = bytes(80001)
-      idat = b"".join(z.compress(row) for _ in range(10000)) + z.flush()
-      ihdr = struct.pack(">IIBBBBB", 10000, 10000, 16, 6, 0, 0, 0)
-      sig = bytes([0x89]) + b"PNG" + bytes([13, 10, 26, 10])
-      png = sig + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
-      open(sys.argv[1], "wb").write(png)
-      """
-    #expect(try await runProcessOffThePool("/usr/bin/python3", ["-c", script, slow]).status == 0)
+    let command = LargeImages.zeroPNGCommand(to: slow, side: 10_000, bitDepth: 16, colorType: 6)
+    #expect(try await runProcessOffThePool(command.executable, command.arguments).status == 0)
     let url = fixture.fileURL("small.png").absoluteString
     let result = try await runProcessOffThePool(
       "/usr/bin/taskset",
