@@ -95,7 +95,12 @@ import Testing
   /// global dispatch threads (13.8), so a long local decode does not hold up a download. On one CPU
   /// (`taskset`) each of those pools has one thread, which the local decode took before: the
   /// download, second in line, could not finish until the decode had.
-  @Test func aLongLocalDecodeDoesNotHoldUpADownload() async throws {
+  @Test(
+    .disabled(
+      if: Fixtures.imgfetchIsAddressSanitized,
+      "the local decode is about 2 s either way, so under AddressSanitizer and load the download can lose the race without being held up; scripts/test runs it"
+    ))
+  func aLongLocalDecodeDoesNotHoldUpADownload() async throws {
     let fixture = try await ParseFixture(files: ["small.png": "basn6a08.png"])
     let scratch = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
