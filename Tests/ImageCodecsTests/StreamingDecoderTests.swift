@@ -11,8 +11,24 @@ import Testing
     _ bytes: [UInt8], options: DecodeOptions = DecodeOptions(), seed: UInt64 = 7, maxChunk: Int = 4096,
     scaleForHeader: ((ImageHeader) -> JPEGScale)? = nil
   ) -> Result<Image, DecodeError> {
-    let decoder = StreamingDecoder(options: options, scaleForHeader: scaleForHeader)
     var generator = SplitMix(seed: seed)
+    var cuts: [Int] = []
+    var offset = 0
+    while offset < bytes.count {
+      offset += 1 + Int(generator.next() % UInt64(maxChunk))
+      if offset < bytes.count { cuts.append(offset) }
+    }
+    return stream(bytes, cuts: cuts, options: options, scaleForHeader: scaleForHeader)
+  }
+
+  /// Decodes `bytes` with a `StreamingDecoder`, appending them in the pieces `cuts` marks (offsets),
+  /// reading rows into a full-size image as they become available; returns the image or the first
+  /// error.
+  static func stream(
+    _ bytes: [UInt8], cuts: [Int], options: DecodeOptions = DecodeOptions(),
+    scaleForHeader: ((ImageHeader) -> JPEGScale)? = nil
+  ) -> Result<Image, DecodeError> {
+    let decoder = StreamingDecoder(options: options, scaleForHeader: scaleForHeader)
     var image: Image?
     var row = 0
     func take() throws(DecodeError) {
@@ -21,11 +37,10 @@ import Testing
       row += try decoder.readRows(into: &image!, at: row)
     }
     do throws(DecodeError) {
-      var offset = 0
-      while offset < bytes.count {
-        let count = Swift.min(bytes.count - offset, 1 + Int(generator.next() % UInt64(maxChunk)))
-        try decoder.append(bytes[offset..<offset + count].withUnsafeBytes { Array($0) })
-        offset += count
+      var start = 0
+      for end in cuts + [bytes.count] where end > start && end <= bytes.count {
+        try decoder.append(Array(bytes[start..<end]))
+        start = end
         try take()
       }
       try decoder.finish()

@@ -135,31 +135,10 @@ import Testing
   ]
 
   /// Decodes `bytes` with a `StreamingDecoder`, appending them in the pieces `cuts` marks (offsets).
-  static func stream(_ bytes: [UInt8], cuts: [Int], options: DecodeOptions = DecodeOptions()) -> Result<
-    Image, DecodeError
-  > {
-    let decoder = StreamingDecoder(options: options)
-    var image: Image?
-    var row = 0
-    func take() throws(DecodeError) {
-      guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
-      if image == nil { image = try Image(width: size.width, height: size.height, pixelFormat: format) }
-      row += try decoder.readRows(into: &image!, at: row)
-    }
-    do throws(DecodeError) {
-      var start = 0
-      for end in cuts + [bytes.count] where end > start && end <= bytes.count {
-        try decoder.append(Array(bytes[start..<end]))
-        start = end
-        try take()
-      }
-      try decoder.finish()
-      try take()
-      guard let image, row == image.height else {
-        return .failure(DecodeError(kind: .invalidArgument, format: nil, message: "rows missing: \(row)"))
-      }
-      return .success(image)
-    } catch { return .failure(error) }
+  static func stream(_ bytes: [UInt8], cuts: [Int], options: DecodeOptions = DecodeOptions())
+    -> Result<Image, DecodeError>
+  {
+    StreamingDecoderTests.stream(bytes, cuts: cuts, options: options)
   }
 
   @Test(arguments: decided.map(\.name))
