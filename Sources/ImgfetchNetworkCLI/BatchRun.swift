@@ -125,10 +125,17 @@ final class BatchRun: Sendable {
       return outcome
     }
     outcome.cachePath = path
-    // The original's header and size (and the thumbnail, when the fetcher did not make it).
-    let (thumbnail, limits, item) = (
-      outcome.thumbnail == nil ? settings.thumbnail : nil, settings.decodeLimits, outcome
-    )
+    let thumbnail = outcome.thumbnail == nil ? settings.thumbnail : nil
+    // A download's validation read the header; the fetcher made its thumbnail, if one was asked for.
+    if outcome.format != nil && thumbnail == nil { return outcome }
+    // A cache hit's header is a short read, done here: queued behind a long local decode in
+    // `localWork` (one slot with `--jobs 1`), it would hold the finished download's line back.
+    guard let thumbnail else {
+      LocalItem.examine(path, into: &outcome, thumbnail: nil, limits: settings.decodeLimits, alreadyValidated: true)
+      return outcome
+    }
+    // A thumbnail the fetcher did not make is a decode: off the cooperative pool.
+    let (limits, item) = (settings.decodeLimits, outcome)
     outcome = await localWork.run {
       var outcome = item
       LocalItem.examine(path, into: &outcome, thumbnail: thumbnail, limits: limits, alreadyValidated: true)
@@ -146,6 +153,9 @@ final class BatchRun: Sendable {
   private func record(_ file: FetchedFile<ValidatedImage>, into outcome: inout ItemOutcome) -> String {
     outcome.cacheHit = file.isCacheHit
     outcome.bytes = file.byteCount
+    if let header = file.value?.header {
+      (outcome.width, outcome.height, outcome.format) = (header.width, header.height, header.format.rawValue)
+    }
     return file.path
   }
 
