@@ -52,12 +52,16 @@ let package = Package(
       name: "ImgfetchHit",
       dependencies: [
         "ImgfetchCLI", "ImageCodecs", "ParseEssentials", "Thumbnails", "SystemFiles", "ImgfetchVersion", "CRestRequest",
+        "CHandoff",
       ]),
+    // imgfetch-fetch started beside the hit's attempt and handed the run (with its standard
+    // descriptors) on a miss: socket pair, SCM_RIGHTS, signals passed on (C macros).
+    .target(name: "CHandoff"),
     // Process-wide malloc settings (mallopt), which only the executables apply (through
     // Imgfetch.startProcess, the one process set-up both main.swift files call).
     .target(name: "CProcessSettings"),
     .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImgfetchHit"]),
-    .executableTarget(name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI"]),
+    .executableTarget(name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI", "ImgfetchHit"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
     .target(name: "ParseFetch", dependencies: ["ParseEssentials", "SystemFiles", "ImgfetchVersion"]),
     // What of Parse and the cache needs no Foundation networking or ICU (FoundationEssentials only):

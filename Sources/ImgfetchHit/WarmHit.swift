@@ -141,25 +141,39 @@ package enum WarmHit {
     return outcome
   }
 
-  /// `imgfetch`'s network commands: serves a single object's warm hit here; anything else (and a
-  /// miss, with its resolved file) goes on in imgfetch-fetch, which this process becomes.
+  /// `imgfetch`'s network commands: serves a single object's warm hit here, with imgfetch-fetch
+  /// started beside it to take the run over on a miss (``HitHandoff``); anything else goes on in
+  /// imgfetch-fetch, which this process becomes.
   /// - Parameter invocation: The parsed command line (``ImgfetchCLI/Invocation/needsNetwork``).
-  /// - Returns: The exit code of a hit, or of a failed exec.
-  public static func serveOrHandOff(_ invocation: Invocation) -> ExitCode {
+  /// - Returns: The exit status.
+  public static func serveOrHandOff(_ invocation: Invocation) -> Int32 {
     let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
-    guard request(invocation, environment: environment) != nil else { return Imgfetch.execNetworkExecutable() }
+    guard request(invocation, environment: environment) != nil else {
+      return Imgfetch.execNetworkExecutable().rawValue
+    }
+    // Started first, so that a miss finds it ready (its start-up overlaps the object request).
+    let companion = HitHandoff.Companion.start()
     let reporter = ItemReporter(output: invocation.output, total: 1)
     // Ctrl-C during the hit's request: the C handlers cancel it (no thread is needed for them).
     _ = rest_install_interrupt_handlers()
     let outcome = attempt(invocation, environment: environment, reporter: reporter)
-    if case .interrupted = outcome { return interrupted() }
-    if rest_was_interrupted() != 0 { return interrupted() }
+    let message: HitHandoff.Message
     switch outcome {
-    case .served(let code): return code
-    case .resolved(let file): return HitHandoff.exec(.resolved(file))
-    case .notTaken(let requested): return requested ? HitHandoff.exec(.requested) : Imgfetch.execNetworkExecutable()
-    case .interrupted: return interrupted()
+    case .served(let code):
+      companion?.dismiss()
+      return rest_was_interrupted() != 0 ? interrupted().rawValue : code.rawValue
+    case .interrupted:
+      companion?.dismiss()
+      return interrupted().rawValue
+    case .resolved(let file): message = .resolved(file)
+    case .notTaken(let requested): message = requested ? .requested : .untried
     }
+    if rest_was_interrupted() != 0 {
+      companion?.dismiss()
+      return interrupted().rawValue
+    }
+    if let companion, let status = companion.handOver(message) { return status }
+    return HitHandoff.exec(message).rawValue
   }
 
   /// Says so and returns the exit code of an interrupted run.

@@ -47,7 +47,7 @@ struct FetchCommand: Sendable {
         return .more(command)
       }
     case .requested?: return .more(command)
-    case nil: break
+    case .untried?, nil: break
     }
     switch WarmHit.attempt(invocation, environment: { environment[$0] }, reporter: command.reporter) {
     case .served(let code): return .done(rest_was_interrupted() != 0 ? WarmHit.interrupted() : code)
