@@ -97,8 +97,13 @@ package enum HitHandoff {
       return socket < 0 ? nil : Companion(socket: socket, pid: pid)
     }
 
-    /// The hit was served (or the run interrupted): imgfetch-fetch exits without a word.
-    func dismiss() { close(socket) }
+    /// The hit was served (or the run interrupted): imgfetch-fetch, which has made nothing yet (it
+    /// is still starting, or waiting for the message), is stopped at once rather than left to finish
+    /// its start-up for nothing; were it to outlive the signal, the closed socket ends it silently.
+    func dismiss() {
+      close(socket)
+      kill(pid, SIGKILL)
+    }
 
     /// Hands the run over and waits for imgfetch-fetch to finish it.
     /// - Returns: Its exit status, or nil when it could not be handed over (imgfetch-fetch is gone:
