@@ -60,7 +60,7 @@ extension ImageFetcher {
     let original = try await fetch(source, goal: .thumbnail(options), progress: progress)
     let (path, rendered) = (original.path, original.value?.thumbnail)
     do {
-      let thumbnail = try await CPUWork.run {
+      let thumbnail = try await CPUWork.shared.run {
         let thumbnailer = Thumbnailer(options: options)
         // A download's decode already rendered it; a hit reuses the file its stamp matches.
         return try rendered.map { try thumbnailer.writeThumbnail($0, forFileAt: path) }

@@ -94,7 +94,7 @@ public final class ImageFetcher: Sendable {
     let (path, options) = (file.path, decodeOptions)
     do {
       return LoadedImage(
-        file: file, image: try await CPUWork.run { try ImageDecoder.decode(contentsOf: path, options: options) })
+        file: file, image: try await CPUWork.shared.run { try ImageDecoder.decode(contentsOf: path, options: options) })
     } catch let error as DecodeError {
       do { try files.cache.removeEntry(for: source.key) } catch { throw .cache(error) }
       let fresh = try await fetch(source, goal: .pixels, progress: progress)

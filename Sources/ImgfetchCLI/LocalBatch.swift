@@ -4,11 +4,13 @@ import Synchronization
 
 /// `imgfetch [options] FILE...` for files on this machine: each is validated (and thumbnailed) by
 /// ``LocalItem``, `--jobs` at a time, and printed in the order given. Needs no network, so it runs
-/// in the codec-only executable.
+/// in the codec-only executable. With `--shard K/N`, only the files whose names hash to shard K
+/// (as a list of sources is split in `imgfetch-fetch`).
 enum LocalBatch {
   static func run(_ invocation: Invocation) -> ExitCode {
-    let files = invocation.operands
-    let reporter = ItemReporter(output: invocation.output, total: files.count > 1 ? files.count : nil)
+    let files = invocation.operands.filter { invocation.parse.shard?.contains($0) ?? true }
+    let isBatch = invocation.operands.count > 1
+    let reporter = ItemReporter(output: invocation.output, total: isBatch ? files.count : nil)
     // Ctrl-C or SIGTERM: finish the items in progress (no partial files), start no more.
     let interrupted = Atomic(false)
     let handler = InterruptHandler {
@@ -41,6 +43,6 @@ enum LocalBatch {
       Console.error("interrupted")
       return .interrupted
     }
-    return reporter.finish(isBatch: files.count > 1)
+    return reporter.finish(isBatch: isBatch)
   }
 }

@@ -11,14 +11,15 @@ final class BatchRun: Sendable {
   let settings: FetchSettings
   let fetcher: ImageFetcher
   let reporter: ItemReporter
-  /// Where local files are decoded, off the cooperative pool.
-  let localWork: LocalWork
+  /// Where local files are decoded and thumbnails of hits made, off the cooperative pool, `--jobs`
+  /// at a time (the fetcher's own decodes have their slots).
+  let localWork: CPUWork
 
   init(settings: FetchSettings, fetcher: ImageFetcher, reporter: ItemReporter) {
     self.settings = settings
     self.fetcher = fetcher
     self.reporter = reporter
-    localWork = LocalWork(width: settings.jobs)
+    localWork = CPUWork(width: settings.jobs)
   }
 
   /// The reporter of a run with these settings.
@@ -129,7 +130,7 @@ final class BatchRun: Sendable {
     // A download's validation read the header; the fetcher made its thumbnail, if one was asked for.
     if outcome.format != nil && thumbnail == nil { return outcome }
     // A cache hit's header is a short read, done here: queued behind a long local decode in
-    // `localWork` (one slot with `--jobs 1`), it would hold the finished download's line back.
+    // `localWork` (one place with `--jobs 1`), it would hold the finished download's line back.
     guard let thumbnail else {
       LocalItem.examine(path, into: &outcome, thumbnail: nil, limits: settings.decodeLimits, alreadyValidated: true)
       return outcome

@@ -14,7 +14,7 @@ import SystemFiles
 /// at once with one decode in flight per job.
 ///
 /// It starts synchronously on the main thread (``prepare(_:)``: the settings, then the warm hit,
-/// before any task or thread exists) and goes on in tasks only when there is more to do (``finish()``).
+/// before any task or thread exists) and goes on in tasks only when there is more to do (``run()``).
 struct FetchCommand: Sendable {
   /// The checked settings (with the warm hit's resolved file, when it found one).
   var settings: FetchSettings
@@ -59,9 +59,22 @@ struct FetchCommand: Sendable {
     return .more(command)
   }
 
-  /// Runs the command past the warm hit: opens the cache and fetches every source.
+  /// Runs the command past the warm hit in a task, and exits with its code.
+  ///
+  /// The task's thread (the first of Swift's cooperative pool) takes about a millisecond to start;
+  /// meanwhile the main thread opens the cache and makes the fetcher (the cache directory, the URL
+  /// session: another millisecond or two), and hands them to the task, so a miss's file request
+  /// goes out that much sooner. The main thread then serves the main queue.
+  func run() -> Never {
+    let downloadSide = DownloadSide()
+    Task.detached { exit(await finish(downloadSide).rawValue) }
+    downloadSide.make(settings)
+    dispatchMain()
+  }
+
+  /// Fetches every source with the download side the main thread made.
   /// - Returns: The exit code.
-  func finish() async -> ExitCode {
+  func finish(_ downloadSide: DownloadSide) async -> ExitCode {
     // The handler is in place before the first task; it cancels whatever runs when the signal comes.
     let running = Mutex<Task<ExitCode, Never>?>(nil)
     let cancelled = Atomic(false)
@@ -73,22 +86,11 @@ struct FetchCommand: Sendable {
     defer { withExtendedLifetime(interrupts) {} }
     if rest_was_interrupted() != 0 { return WarmHit.interrupted() }
     let fetcher: ImageFetcher
-    // A cache directory that cannot be made is a local file-system failure: its path and the
-    // system's reason, exit 5.
-    let directory = settings.cacheDirectory ?? DiskCache.defaultDirectory()
-    do { try Directory.create(directory) } catch {
-      Console.error("cannot use the cache directory: \(error)")
-      return .fileSystem
-    }
-    do {
-      let cache = try DiskCache(directory: settings.cacheDirectory)
-      fetcher = try ImageFetcher(
-        configuration: settings.parse, cache: cache, downloader: Downloader(options: settings.downloader),
-        decodeOptions: DecodeOptions(limits: settings.decodeLimits), maxConcurrentDecodes: settings.jobs)
-    } catch {
-      let (kind, message) = BatchRun.describe(error)
-      Console.error(message)
-      return kind.exitCode
+    switch await downloadSide.value {
+    case .success(let made): fetcher = made
+    case .failure(let failure):
+      Console.error(failure.message)
+      return failure.exitCode
     }
     let batch = BatchRun(settings: settings, fetcher: fetcher, reporter: reporter)
     let task = Task { await batch.run() }

@@ -19,10 +19,14 @@ import Testing
       files: [Self.name: "Landscape_1.jpg"],
       seed: [
         "classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(Self.name))]],
-        // 347 KB in 4 KB steps a second: over a minute, once. The signal comes after the first step;
-        // the slow pace keeps the transfer running even when a loaded test pool polls late.
+        // 347 KB in 4 KB steps a second: over a minute, for every file request until the reset
+        // below. The signal comes after the first step; the slow pace keeps the transfer running even
+        // when a loaded test pool polls late.
         "faults": [
-          ["target": "files/\(ParseFixture.appID)/\(Self.name)", "kind": "trickle", "chunk": 4096, "delay": 1.0]
+          [
+            "target": "files/\(ParseFixture.appID)/\(Self.name)", "kind": "trickle", "chunk": 4096, "delay": 1.0,
+            "times": -1,
+          ]
         ],
       ])
     let cache = try Fixtures.temporaryDirectory()
@@ -47,6 +51,12 @@ import Testing
       if let size = try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int, size > 0 { break }
       try await Task.sleep(for: .milliseconds(20))
     }
+    if !process.isRunning {
+      let requests = try await fixture.requests("files/\(ParseFixture.appID)/\(Self.name)")
+      Issue.record(
+        "imgfetch ended (status \(process.terminationStatus)) before the signal, after \(requests) file requests")
+      return
+    }
     kill(process.processIdentifier, signalNumber)
     let stopBy = clock.now + .seconds(30)
     while process.isRunning && clock.now < stopBy { try await Task.sleep(for: .milliseconds(20)) }
@@ -61,7 +71,8 @@ import Testing
     #expect(stderrText == "imgfetch: interrupted\n", "\(stderrText)")  // one line, no noise
     let partial = try FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int ?? 0
     #expect(partial > 0 && partial < 347_327)
-    // The next run resumes from the .part (the trickle fault was used up) and completes.
+    // The next run resumes from the .part (at full speed: the trickle is cleared) and completes.
+    try await fixture.reset()
     let again = try runImgfetch(arguments)
     #expect(again.status == 0)
     #expect(again.stdoutText == cache.appendingPathComponent(Self.name).path + "\n")

@@ -110,6 +110,30 @@ import Testing
       })
   }
 
+  /// A list of local files is split by hash too (the codec-only `imgfetch` used to run every file
+  /// in every shard), and into the same shards as `imgfetch-fetch` splits it.
+  @Test func aListOfLocalFilesIsSplitByHashInBothExecutables() throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let files = try (0..<12).map { n in
+      let path = scratch.appendingPathComponent("photo-\(n).png").path
+      try FileManager.default.copyItem(atPath: Fixtures.image("basn0g02.png"), toPath: path)
+      return path
+    }
+    let fetch = Fixtures.productsDirectory.appendingPathComponent("imgfetch-fetch").path
+    var seen: [String] = []
+    for k in 1...3 {
+      let shard = try runImgfetch(["--shard", "\(k)/3"] + files)
+      #expect(shard.status == 0, "shard \(k)/3: \(shard.stderrText)")
+      let printed = shard.stdoutText.split(separator: "\n").map(String.init)
+      #expect(printed.count < files.count, "shard \(k)/3 printed every file")
+      seen += printed
+      let same = try runProcess(fetch, ["--shard", "\(k)/3"] + files)
+      #expect(same.status == 0 && same.stdoutText == shard.stdoutText, "shard \(k)/3 in imgfetch-fetch")
+    }
+    #expect(seen.sorted() == files.sorted())
+  }
+
   @Test func aBadShardModeIsAUsageError() throws {
     for arguments in [
       ["--class", "Photo", "--column", "x", "--shard", "1/2", "--shard-mode", "modulo"],

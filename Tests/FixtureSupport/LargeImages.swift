@@ -3,28 +3,33 @@ import Foundation
 /// Images too large to keep in `Fixtures/`, made on the fly for the peak-memory tests (which run
 /// the CLI through ``runImgfetchMeasured(_:environment:)``).
 public enum LargeImages {
-  /// A 9000x9000 8-bit RGB PNG: 243 MB of pixels (a gradient per row) from a few-MB zlib stream,
-  /// written by Python's zlib (fast, and independent of the libpng under test).
+  /// The side of the default RGB PNG: 9000x9000, 243 MB of pixels.
   public static let rgbPNGSide = 9000
 
-  private static let rgbPNGScript = """
+  /// A `side`-square 8-bit RGB PNG (a gradient per row) from a small zlib stream (a few MB for
+  /// 9000x9000), written by Python's zlib (fast, and independent of the libpng under test).
+  private static func rgbPNGScript(side: Int) -> String {
+    """
     import struct, sys, zlib
     def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
     z = zlib.compressobj(1)
     parts = []
-    for y in range(9000):
-        parts.append(z.compress(bytes([0]) + bytes([(y + x) & 255 for x in range(256)]) * 105 + bytes(120)))
+    for y in range(\(side)):
+        parts.append(z.compress(bytes([0]) + bytes([(y + x) & 255 for x in range(256)]) * \(side * 3 / 256) + bytes(\(side * 3 % 256))))
     parts.append(z.flush())
-    ihdr = struct.pack(">IIBBBBB", 9000, 9000, 8, 2, 0, 0, 0)
+    ihdr = struct.pack(">IIBBBBB", \(side), \(side), 8, 2, 0, 0, 0)
     sig = bytes([0x89]) + b"PNG" + bytes([13, 10, 26, 10])
     open(sys.argv[1], "wb").write(sig + chunk(b"IHDR", ihdr) + chunk(b"IDAT", b"".join(parts)) + chunk(b"IEND", b""))
     """
+  }
 
-  /// Writes the ``rgbPNGSide``-square RGB PNG to `path`.
-  /// - Parameter path: Where to write it.
+  /// Writes a `side`-square RGB PNG to `path`.
+  /// - Parameters:
+  ///   - path: Where to write it.
+  ///   - side: Width and height in pixels (default ``rgbPNGSide``).
   /// - Throws: When Python fails (its standard error is in the message).
-  public static func writeRGBPNG(to path: String) throws {
-    let result = try runProcess("/usr/bin/python3", ["-c", rgbPNGScript, path])
+  public static func writeRGBPNG(to path: String, side: Int = rgbPNGSide) throws {
+    let result = try runProcess("/usr/bin/python3", ["-c", rgbPNGScript(side: side), path])
     guard result.status == 0 else { throw GenerationFailed(message: result.stderrText) }
   }
 

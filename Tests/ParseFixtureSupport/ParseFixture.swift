@@ -93,6 +93,13 @@ public final class ParseFixture: Sendable {
     _ = try await URLSession.shared.data(for: request)
   }
 
+  /// Clears every fault and every count (`POST /__control/reset`).
+  public func reset() async throws {
+    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/__control/reset")!)
+    request.httpMethod = "POST"
+    _ = try await URLSession.shared.data(for: request)
+  }
+
   private func stats() async throws -> [String: [String: Any]] {
     let url = URL(string: "http://127.0.0.1:\(server.port)/__control/stats")!
     let (data, _) = try await URLSession.shared.data(from: url)

@@ -19,6 +19,30 @@ import Testing
     }
   }
 
+  /// Issue 14.4: a batch holds `--jobs` working sets, not `--jobs` decoded images. Four 5000x5000
+  /// PNGs (75 MB of pixels each, 300 MB for four whole decodes) thumbnailed four at a time.
+  @Test func aParallelBatchHoldsJobsWorkingSetsNotJobsImages() throws {
+    try TestImages.withTemporaryDirectory { directory in
+      let original = directory + "/rgb-5000.png"
+      try LargeImages.writeRGBPNG(to: original, side: 5000)
+      let files = try (1...4).map { n in
+        let path = directory + "/photo-\(n).png"
+        try FileManager.default.linkItem(atPath: original, toPath: path)
+        return path
+      }
+      let run = try runImgfetchMeasured(["--thumbnail", "256", "--jobs", "4"] + files)
+      #expect(run.result.status == 0, "\(run.result.stderrText)")
+      // One item alone peaks at about 16 MiB (most of it the process itself); under
+      // AddressSanitizer its shadow and quarantine come on top for each of the four.
+      let limit = Fixtures.imgfetchIsAddressSanitized ? 160 << 20 : 64 << 20
+      #expect(run.peakResidentBytes <= limit, "peak RSS \(run.peakResidentBytes >> 20) MiB")
+      for file in files {
+        let thumbnail = try ImageDecoder.decode(contentsOf: file + ".thumb-256.jpg")
+        #expect((thumbnail.width, thumbnail.height) == (256, 256))
+      }
+    }
+  }
+
   @Test func aThumbnailOfA30MegapixelJPEGStaysUnder20MiB() throws {
     try TestImages.withTemporaryDirectory { directory in
       let path = directory + "/photo-30mp.jpg"
