@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageFetch
 import ImgfetchCLI
+import ImgfetchHit
 import ParseFetch
 import Synchronization
 import SystemFiles
@@ -28,19 +29,31 @@ struct FetchCommand: Sendable {
     case more(FetchCommand)
   }
 
-  /// Checks the settings and tries the warm hit.
+  /// Checks the settings and tries the warm hit, unless `imgfetch` tried it and handed on what it
+  /// found (``ImgfetchHit/HitHandoff``).
   /// - Returns: The exit code when the command is done (a hit served, or interrupted), else the
   ///   rest of the command.
   /// - Throws: ``UsageError`` before any request.
   static func prepare(_ invocation: Invocation) throws(UsageError) -> Prepared {
-    let settings = try FetchSettings(invocation, environment: ProcessInfo.processInfo.environment)
+    let environment = ProcessInfo.processInfo.environment
+    let settings = try FetchSettings(invocation, environment: environment)
     var command = FetchCommand(settings: settings, reporter: BatchRun.reporter(for: settings))
     // Ctrl-C during the hit's request: the C handlers cancel it (no thread is needed for them).
     _ = rest_install_interrupt_handlers()
-    switch WarmHit.attempt(command.settings, reporter: command.reporter) {
-    case .served(let code): return .done(rest_was_interrupted() != 0 ? interrupted() : code)
-    case .interrupted: return .done(interrupted())
-    case .resolved(let object, let file): command.settings.sources = [.objectFile(object, .success(file))]
+    switch HitHandoff.receive() {
+    case .resolved(let file)?:
+      if let resolved = settings.resolvedSource(file) {
+        command.settings.sources = [resolved]
+        return .more(command)
+      }
+    case .requested?: return .more(command)
+    case .untried?, nil: break
+    }
+    switch WarmHit.attempt(invocation, environment: { environment[$0] }, reporter: command.reporter) {
+    case .served(let code): return .done(rest_was_interrupted() != 0 ? WarmHit.interrupted() : code)
+    case .interrupted: return .done(WarmHit.interrupted())
+    case .resolved(let file):
+      if let resolved = settings.resolvedSource(file) { command.settings.sources = [resolved] }
     case .notTaken: break
     }
     return .more(command)
@@ -71,7 +84,7 @@ struct FetchCommand: Sendable {
       reporter.progress.finish()
     }
     defer { withExtendedLifetime(interrupts) {} }
-    if rest_was_interrupted() != 0 { return Self.interrupted() }
+    if rest_was_interrupted() != 0 { return WarmHit.interrupted() }
     let fetcher: ImageFetcher
     switch await downloadSide.value {
     case .success(let made): fetcher = made
@@ -84,12 +97,7 @@ struct FetchCommand: Sendable {
     running.withLock { $0 = task }
     if cancelled.load(ordering: .relaxed) { task.cancel() }
     let code = await task.value
-    guard !task.isCancelled else { return Self.interrupted() }
+    guard !task.isCancelled else { return WarmHit.interrupted() }
     return code
-  }
-
-  private static func interrupted() -> ExitCode {
-    Console.error("interrupted")
-    return .interrupted
   }
 }
