@@ -25,7 +25,7 @@ import SystemFiles
 /// server.
 package enum HitHandoff {
   /// The environment variable holding the descriptor (a socket when started, a pipe when exec'd).
-  static let variable = "IMGFETCH_HANDOFF_FD"
+  package static let variable = "IMGFETCH_HANDOFF_FD"
   /// The first field, naming the format.
   static let magic = "imgfetch-handoff-1"
   /// The most bytes of a message (a pipe takes 64 KiB without a reader).
