@@ -39,18 +39,35 @@ let package = Package(
     .target(
       name: "ImgfetchNetworkCLI",
       dependencies: [
-        "ImgfetchCLI", "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "SystemFiles", "CRestRequest",
+        "ImgfetchCLI", "ImgfetchHit", "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "ParseEssentials",
+        "SystemFiles", "CRestRequest", "CCurl",
       ]),
     // One GET through libcurl's C API: the warm hit's object request, without URLSession's set-up.
-    // Only imgfetch-fetch links it (through ImgfetchNetworkCLI); no library product needs libcurl's headers.
-    .target(name: "CRestRequest", dependencies: ["CCurl"]),
+    // libcurl is dlopen'd on the first request (only curl's headers are needed to build), so
+    // `imgfetch` links no libcurl and loads it only for a hit's request; no library product uses it.
+    .target(name: "CRestRequest"),
+    // The warm hit, Foundation-free (ParseEssentials, ImgfetchCLI's output): `imgfetch` serves a
+    // single object's hit itself and execs imgfetch-fetch only on a miss, handing it the resolved file.
+    .target(
+      name: "ImgfetchHit",
+      dependencies: [
+        "ImgfetchCLI", "ImageCodecs", "ParseEssentials", "Thumbnails", "SystemFiles", "ImgfetchVersion", "CRestRequest",
+        "CHandoff",
+      ]),
+    // imgfetch-fetch started beside the hit's attempt and handed the run (with its standard
+    // descriptors) on a miss: socket pair, SCM_RIGHTS, signals passed on (C macros).
+    .target(name: "CHandoff"),
     // Process-wide malloc settings (mallopt), which only the executables apply (through
     // Imgfetch.startProcess, the one process set-up both main.swift files call).
     .target(name: "CProcessSettings"),
-    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
-    .executableTarget(name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI"]),
+    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImgfetchHit"]),
+    .executableTarget(name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI", "ImgfetchHit"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
-    .target(name: "ParseFetch", dependencies: ["SystemFiles", "ImgfetchVersion"]),
+    .target(name: "ParseFetch", dependencies: ["ParseEssentials", "SystemFiles", "ImgfetchVersion"]),
+    // What of Parse and the cache needs no Foundation networking or ICU (FoundationEssentials only):
+    // endpoints, credential headers, a File column's JSON, cache names and the hit lookup. ParseFetch
+    // builds on it, and so does the warm hit that `imgfetch` serves itself (ImgfetchHit).
+    .target(name: "ParseEssentials", dependencies: ["SystemFiles"]),
     // The version, defined once: --version and the User-Agent of every request.
     .target(name: "ImgfetchVersion"),
     // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full

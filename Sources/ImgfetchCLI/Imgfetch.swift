@@ -60,6 +60,15 @@ public enum Imgfetch {
   /// arguments. Returns only when that fails (after printing why).
   /// - Returns: ``ExitCode/fileSystem``.
   public static func execNetworkExecutable() -> ExitCode {
+    let sibling = networkExecutablePath()
+    execv(sibling, CommandLine.unsafeArgv)
+    let reason = SystemError.message(forCode: errno)
+    Console.error("this command runs \(sibling), which cannot be started: \(reason) (reinstall with scripts/install)")
+    return .fileSystem
+  }
+
+  /// The network executable's path: beside the running one.
+  public static func networkExecutablePath() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     var directory = "."
@@ -67,10 +76,6 @@ public enum Imgfetch {
       let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
       if let slash = path.lastIndex(of: "/") { directory = String(path[..<slash]) }
     }
-    let sibling = directory + "/" + networkExecutableName
-    execv(sibling, CommandLine.unsafeArgv)
-    let reason = SystemError.message(forCode: errno)
-    Console.error("this command runs \(sibling), which cannot be started: \(reason) (reinstall with scripts/install)")
-    return .fileSystem
+    return directory + "/" + networkExecutableName
   }
 }

@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import ImageFetch
 import ImgfetchCLI
+import ImgfetchHit
 import ParseFetch
 import Synchronization
 import SystemFiles
@@ -13,7 +14,7 @@ import SystemFiles
 /// at once with one decode in flight per job.
 ///
 /// It starts synchronously on the main thread (``prepare(_:)``: the settings, then the warm hit,
-/// before any task or thread exists) and goes on in tasks only when there is more to do (``finish()``).
+/// before any task or thread exists) and goes on in tasks only when there is more to do (``run()``).
 struct FetchCommand: Sendable {
   /// The checked settings (with the warm hit's resolved file, when it found one).
   var settings: FetchSettings
@@ -28,27 +29,52 @@ struct FetchCommand: Sendable {
     case more(FetchCommand)
   }
 
-  /// Checks the settings and tries the warm hit.
+  /// Checks the settings and tries the warm hit, unless `imgfetch` tried it and handed on what it
+  /// found (``ImgfetchHit/HitHandoff``).
   /// - Returns: The exit code when the command is done (a hit served, or interrupted), else the
   ///   rest of the command.
   /// - Throws: ``UsageError`` before any request.
   static func prepare(_ invocation: Invocation) throws(UsageError) -> Prepared {
-    let settings = try FetchSettings(invocation, environment: ProcessInfo.processInfo.environment)
+    let environment = ProcessInfo.processInfo.environment
+    let settings = try FetchSettings(invocation, environment: environment)
     var command = FetchCommand(settings: settings, reporter: BatchRun.reporter(for: settings))
     // Ctrl-C during the hit's request: the C handlers cancel it (no thread is needed for them).
     _ = rest_install_interrupt_handlers()
-    switch WarmHit.attempt(command.settings, reporter: command.reporter) {
-    case .served(let code): return .done(rest_was_interrupted() != 0 ? interrupted() : code)
-    case .interrupted: return .done(interrupted())
-    case .resolved(let object, let file): command.settings.sources = [.objectFile(object, .success(file))]
+    switch HitHandoff.receive() {
+    case .resolved(let file)?:
+      if let resolved = settings.resolvedSource(file) {
+        command.settings.sources = [resolved]
+        return .more(command)
+      }
+    case .requested?: return .more(command)
+    case .untried?, nil: break
+    }
+    switch WarmHit.attempt(invocation, environment: { environment[$0] }, reporter: command.reporter) {
+    case .served(let code): return .done(rest_was_interrupted() != 0 ? WarmHit.interrupted() : code)
+    case .interrupted: return .done(WarmHit.interrupted())
+    case .resolved(let file):
+      if let resolved = settings.resolvedSource(file) { command.settings.sources = [resolved] }
     case .notTaken: break
     }
     return .more(command)
   }
 
-  /// Runs the command past the warm hit: opens the cache and fetches every source.
+  /// Runs the command past the warm hit in a task, and exits with its code.
+  ///
+  /// The task's thread (the first of Swift's cooperative pool) takes about a millisecond to start;
+  /// meanwhile the main thread opens the cache and makes the fetcher (the cache directory, the URL
+  /// session: another millisecond or two), and hands them to the task, so a miss's file request
+  /// goes out that much sooner. The main thread then serves the main queue.
+  func run() -> Never {
+    let downloadSide = DownloadSide()
+    Task.detached { exit(await finish(downloadSide).rawValue) }
+    downloadSide.make(settings)
+    dispatchMain()
+  }
+
+  /// Fetches every source with the download side the main thread made.
   /// - Returns: The exit code.
-  func finish() async -> ExitCode {
+  func finish(_ downloadSide: DownloadSide) async -> ExitCode {
     // The handler is in place before the first task; it cancels whatever runs when the signal comes.
     let running = Mutex<Task<ExitCode, Never>?>(nil)
     let cancelled = Atomic(false)
@@ -58,36 +84,20 @@ struct FetchCommand: Sendable {
       reporter.progress.finish()
     }
     defer { withExtendedLifetime(interrupts) {} }
-    if rest_was_interrupted() != 0 { return Self.interrupted() }
+    if rest_was_interrupted() != 0 { return WarmHit.interrupted() }
     let fetcher: ImageFetcher
-    // A cache directory that cannot be made is a local file-system failure: its path and the
-    // system's reason, exit 5.
-    let directory = settings.cacheDirectory ?? DiskCache.defaultDirectory()
-    do { try Directory.create(directory) } catch {
-      Console.error("cannot use the cache directory: \(error)")
-      return .fileSystem
-    }
-    do {
-      let cache = try DiskCache(directory: settings.cacheDirectory)
-      fetcher = try ImageFetcher(
-        configuration: settings.parse, cache: cache, downloader: Downloader(options: settings.downloader),
-        decodeOptions: DecodeOptions(limits: settings.decodeLimits), maxConcurrentDecodes: settings.jobs)
-    } catch {
-      let (kind, message) = BatchRun.describe(error)
-      Console.error(message)
-      return kind.exitCode
+    switch await downloadSide.value {
+    case .success(let made): fetcher = made
+    case .failure(let failure):
+      Console.error(failure.message)
+      return failure.exitCode
     }
     let batch = BatchRun(settings: settings, fetcher: fetcher, reporter: reporter)
     let task = Task { await batch.run() }
     running.withLock { $0 = task }
     if cancelled.load(ordering: .relaxed) { task.cancel() }
     let code = await task.value
-    guard !task.isCancelled else { return Self.interrupted() }
+    guard !task.isCancelled else { return WarmHit.interrupted() }
     return code
-  }
-
-  private static func interrupted() -> ExitCode {
-    Console.error("interrupted")
-    return .interrupted
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImgfetchCLI
+import ImgfetchHit
 import ParseFetch
 import Thumbnails
 
@@ -37,24 +38,26 @@ struct FetchSettings {
     if let value = invocation.network.retries { downloader.retryPolicy.maxAttempts = value + 1 }
   }
 
-  /// The Parse settings from options, then environment; secrets never appear in the messages.
+  /// The source a warm hit's miss resolved: the run's one object with its file, when the hand-off
+  /// names this run's object, column and server (anything else is ignored: the full path asks).
+  /// - Parameter file: The resolved file.
+  /// - Returns: The source to fetch, or nil.
+  func resolvedSource(_ file: HitHandoff.Resolved) -> FetchSource? {
+    guard className == nil, sources.count == 1, case .object(let object) = sources[0],
+      object.description == file.source, column == file.column, parse?.serverURL.absoluteString == file.server,
+      let url = URL(string: file.fileURL)
+    else { return nil }
+    return .objectFile(object, .success(ParseFile(name: file.fileName, url: url)))
+  }
+
+  /// The Parse settings from options, then environment (the rules are ``ImgfetchHit/ParseSettings``',
+  /// shared with the warm hit); secrets never appear in the messages.
   static func parseConfiguration(_ options: ParseOptions, environment: [String: String]) throws(UsageError)
     -> ParseConfiguration
   {
-    typealias Key = ParseConfiguration.EnvironmentKey
-    guard let server = options.server ?? environment[Key.serverURL] else {
-      throw UsageError("Parse sources need --server URL (or PARSE_SERVER_URL)")
-    }
-    guard let url = URL(string: server), let scheme = url.scheme, scheme == "http" || scheme == "https",
-      url.host != nil
-    else { throw UsageError("--server must be an http(s) URL (got \(server))") }
-    guard let appID = options.appID ?? environment[Key.applicationID] else {
-      throw UsageError("Parse sources need --app-id ID (or PARSE_APPLICATION_ID)")
-    }
+    let settings = try ParseSettings(options, environment: { environment[$0] })
     return ParseConfiguration(
-      serverURL: url, applicationID: appID,
-      restAPIKey: options.restKey ?? environment[Key.restAPIKey],
-      masterKey: options.masterKey ?? environment[Key.masterKey],
-      sessionToken: options.sessionToken ?? environment[Key.sessionToken])
+      serverURL: settings.serverURL, applicationID: settings.applicationID, restAPIKey: settings.restAPIKey,
+      masterKey: settings.masterKey, sessionToken: settings.sessionToken)
   }
 }

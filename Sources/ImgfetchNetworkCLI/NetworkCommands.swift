@@ -22,9 +22,7 @@ public enum NetworkCommands {
       case .fetch where invocation.needsNetwork:
         switch try FetchCommand.prepare(invocation) {
         case .done(let done): code = done
-        case .more(let command):
-          Task.detached { exit(await command.finish().rawValue) }
-          dispatchMain()
+        case .more(let command): command.run()
         }
       default: code = Imgfetch.runLocal(invocation)
       }

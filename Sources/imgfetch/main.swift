@@ -1,11 +1,14 @@
 import ImgfetchCLI
+import ImgfetchHit
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 // The codec-only executable: info, decode, verify and local files run here without loading
-// Foundation's networking, ICU or libcurl; URLs, Parse sources and the cache exec imgfetch-fetch.
+// Foundation, ICU or libcurl. A single Parse object's warm hit is served here too (libcurl loaded
+// for its one request), with imgfetch-fetch started beside it to take over on a miss; URLs, other
+// Parse sources and the cache exec imgfetch-fetch.
 let invocation = Imgfetch.startProcess()
-if invocation.needsNetwork { exit(Imgfetch.execNetworkExecutable().rawValue) }
+if invocation.needsNetwork { exit(WarmHit.serveOrHandOff(invocation)) }
 exit(Imgfetch.runLocal(invocation).rawValue)

@@ -9,9 +9,9 @@ import Testing
   import Glibc
 #endif
 
-/// The warm hit (`imgfetch Class/objectId --column COL --thumbnail N` with the file cached): its one
-/// object request goes through libcurl's C API (imgfetch-fetch's `WarmHit`), not URLSession; what
-/// it cannot answer exactly as the full path would goes to the full path.
+/// The warm hit (`imgfetch Class/objectId --column COL --thumbnail N` with the file cached): `imgfetch`
+/// serves it itself (`WarmHit`, Foundation-free), its one object request through libcurl's C API, not
+/// URLSession; what it cannot answer exactly as the full path would goes to the full path.
 @Suite(.timeLimit(.minutes(10))) struct WarmHitTests {
   static let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
   static let objectRoute = "classes/Photo/aaaaaaaaaa"
@@ -97,6 +97,31 @@ import Testing
     let plain = try runImgfetch(Self.arguments(fixture.baseURL, cache: cache), environment: environment)
     #expect(plain.status == 0)
     #expect(plain.stdoutText == "\(entry)\t\(first["thumbnailPath"] as? String ?? "?")\n")
+  }
+
+  /// `imgfetch` serves the hit itself (issue 10.5): no Foundation and no imgfetch-fetch (which
+  /// loads Foundation), libcurl loaded for its one request, and a miss before it handed its
+  /// resolved file on, so each run asked for the object once.
+  @Test func imgfetchServesTheHitItselfWithoutFoundationInOneRequest() async throws {
+    let fixture = try await Self.server()
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let arguments = Self.arguments(fixture.baseURL, cache: cache, ["--json"])
+    let cold = try runImgfetch(arguments)
+    #expect(cold.status == 0, "\(cold.stderrText)")
+    #expect(try await fixture.requests(Self.objectRoute) == 1, "the miss asked once")
+    let warm = try runImgfetch(arguments, environment: ["LD_DEBUG": "libs"])
+    #expect(warm.status == 0)
+    let loaded = warm.stderrText.split(separator: "\n").filter { $0.contains("calling init:") }
+    #expect(loaded.contains { $0.contains("libcurl.so") }, "libcurl is loaded for the request")
+    for library in [
+      "libFoundation.so", "libFoundationNetworking", "libFoundationInternationalization", "_FoundationICU",
+    ] {
+      #expect(!loaded.contains { $0.contains(library) }, "a hit loads \(library)")
+    }
+    #expect(try Self.json(warm)["cacheHit"] as? Bool == true)
+    #expect(try await fixture.requests(Self.objectRoute) == 2, "one object request")
+    #expect(try await fixture.requests(Self.fileRoute) == 1, "no file request")
   }
 
   @Test func aRedirectToAnotherOriginIsNotFollowedWithTheKeys() async throws {

@@ -1,7 +1,8 @@
 /* CRestRequest: one HTTP(S) GET of a small document through libcurl's easy API, for the command
- * line's warm hit (the object JSON request), without URLSession. Only the imgfetch-fetch
- * executable links it; no library product does. libcurl's setopt is variadic, which Swift cannot
- * call, hence this C target. */
+ * line's warm hit (the object JSON request), without URLSession. libcurl is not linked: it is
+ * loaded with dlopen ("libcurl.so.4") on the first request, so `imgfetch`, which serves the hit
+ * itself, loads it only for that request (info, decode and verify never do). No library product
+ * uses this target. libcurl's setopt is variadic, which Swift cannot call, hence this C target. */
 #ifndef C_REST_REQUEST_H
 #define C_REST_REQUEST_H
 
@@ -22,12 +23,17 @@ typedef struct {
   int32_t redirected;
 } rest_response;
 
+/* Loads libcurl (once; later calls return the first answer). Returns 1 when it is usable, 0 when
+ * libcurl.so.4 or one of its entry points is missing. */
+int32_t rest_curl_available(void);
+
 /* Sends GET `url` (http or https only, no redirect followed, no proxy beyond libcurl's defaults)
  * with the header lines in `header_lines` ("Name: value", each ended by "\n"; a line holding
  * "\r" or NUL is impossible by construction), the user agent and an idle timeout
  * (connecting, or receiving nothing, for `idle_timeout_ms`). A body longer than `max_body` ends the
  * transfer (curl_code set). rest_cancel() from any thread or a signal handler's reader ends it
- * early. Returns the CURLcode (also in out->curl_code). */
+ * early. Returns the CURLcode (also in out->curl_code); CURLE_FAILED_INIT when libcurl cannot be
+ * loaded. */
 int32_t rest_get(const char *url, const char *header_lines, const char *user_agent, int64_t idle_timeout_ms,
                  size_t max_body, rest_response *out);
 

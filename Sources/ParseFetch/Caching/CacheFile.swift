@@ -1,7 +1,7 @@
-import Foundation
+import ParseEssentials
 
-/// What a file in a cache directory is, decided from its name alone: the one place that knows the
-/// cache's names, used by ``CacheKey`` (an entry's name is never anything else), by ``DiskCache``'s
+/// What a file in a cache directory is, decided from its name alone (by the rules of the package's
+/// Foundation-free `CacheName`, which the codec-only executable's warm hit shares), used by ``CacheKey`` (an entry's name is never anything else), by ``DiskCache``'s
 /// `gc`, `clear` and size accounting, by `imgfetch cache` and by the tests.
 ///
 /// | name | kind |
@@ -30,27 +30,21 @@ public enum CacheFile: Sendable, Equatable {
   case foreign
 
   /// The name of the tag file.
-  public static let tagName = "CACHEDIR.TAG"
+  public static let tagName = CacheName.tagName
 
   /// Classifies a name in the cache directory (or, with `inLocks`, in its `.locks` directory).
   /// - Parameters:
   ///   - name: The file name, without a directory.
   ///   - inLocks: Whether the file is in the `.locks` directory.
   public init(fileName name: String, inLocks: Bool = false) {
-    if inLocks {
-      self = name.hasSuffix(".lock") && Self.isEntryName(String(name.dropLast(5))) ? .lock : .foreign
-    } else if name == Self.tagName {
-      self = .tag
-    } else if Self.isTemporaryName(name) {
-      self = .temporary
-    } else if name.hasSuffix(".part"), Self.isEntryName(String(name.dropLast(5))) {
-      self = .partial(entry: String(name.dropLast(5)))
-    } else if let entry = Self.thumbnailEntry(name), Self.isEntryName(entry) {
-      self = .thumbnail(entry: entry)
-    } else if Self.isEntryName(name) {
-      self = .entry
-    } else {
-      self = .foreign
+    switch CacheName(fileName: name, inLocks: inLocks) {
+    case .entry: self = .entry
+    case .partial(let entry): self = .partial(entry: entry)
+    case .thumbnail(let entry): self = .thumbnail(entry: entry)
+    case .temporary: self = .temporary
+    case .lock: self = .lock
+    case .tag: self = .tag
+    case .foreign: self = .foreign
     }
   }
 
@@ -60,43 +54,5 @@ public enum CacheFile: Sendable, Equatable {
     case .partial, .temporary: true
     default: false
     }
-  }
-
-  /// Whether `name` can be an entry: made of the characters ``CacheKey`` uses (Parse's rule in
-  /// lower case, and `+` of hashed names), at most 128 bytes, and not a partial download, thumbnail,
-  /// temporary file or the tag.
-  static func isEntryName(_ name: String) -> Bool {
-    let bytes = Array(name.utf8)
-    guard (1...128).contains(bytes.count), let first = bytes.first, leading.contains(first),
-      bytes.allSatisfy(following.contains)
-    else { return false }
-    return !name.hasSuffix(".part") && thumbnailEntry(name) == nil
-  }
-
-  /// Parse's rule without upper case (first byte, then the others), plus `+` for hashed names.
-  static let leading = Set("_abcdefghijklmnopqrstuvwxyz0123456789".utf8)
-  static let following = leading.union("@. ~-+".utf8)
-
-  /// `.<name>.tmp-<digits>-<letters and digits>`, as `AtomicPublish.temporaryPath(for:)` makes them.
-  static func isTemporaryName(_ name: String) -> Bool {
-    guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards),
-      marker.lowerBound > name.index(after: name.startIndex)
-    else { return false }
-    let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
-    return parts.count == 2 && !parts[0].isEmpty && parts[0].allSatisfy(\.isASCII) && parts[0].allSatisfy(\.isNumber)
-      && !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-  }
-
-  /// The entry of `<entry>.thumb-<W>[x<H>][-cover].(jpg|png)`, or nil when `name` is not of that form.
-  static func thumbnailEntry(_ name: String) -> String? {
-    guard let marker = name.range(of: ".thumb-", options: .backwards) else { return nil }
-    var rest = name[marker.upperBound...]
-    if rest.hasSuffix(".jpg") || rest.hasSuffix(".png") { rest = rest.dropLast(4) } else { return nil }
-    if rest.hasSuffix("-cover") { rest = rest.dropLast(6) }
-    let sides = rest.split(separator: "x", omittingEmptySubsequences: false)
-    guard (1...2).contains(sides.count),
-      sides.allSatisfy({ side in !side.isEmpty && side.allSatisfy { $0.isASCII && $0.isNumber } })
-    else { return nil }
-    return String(name[..<marker.lowerBound])
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParseEssentials
 import SystemFiles
 
 #if canImport(Glibc)
@@ -62,7 +63,7 @@ public final class DiskCache: Sendable {
   }
 
   /// The tag's signature line, which the specification requires as the file's first bytes.
-  public static let tagSignature = "Signature: 8a477f597d28d172789f06886806bc55"
+  public static let tagSignature = CacheLookup.tagSignature
 
   /// The whole tag file: the signature and a comment saying whose cache it is.
   static let tagContents =
@@ -72,10 +73,7 @@ public final class DiskCache: Sendable {
   /// Whether `path` holds a `CACHEDIR.TAG` that starts with the signature.
   /// - Parameter path: The directory.
   /// - Returns: True for a tagged directory.
-  public static func isTagged(_ path: String) -> Bool {
-    let tag = try? ReadableFile(path: "\(path)/\(CacheFile.tagName)").read(count: tagSignature.utf8.count, at: 0)
-    return tag == Array(tagSignature.utf8)
-  }
+  public static func isTagged(_ path: String) -> Bool { CacheLookup.isTagged(path) }
 
   /// Empty, or an untagged cache of an earlier imgfetch: a `.locks` directory and only the cache's files.
   /// A `.locks` directory, the tag and temporary files alone count as empty: another process
@@ -97,19 +95,12 @@ public final class DiskCache: Sendable {
   public static func defaultDirectory(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
-    if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-      return absolute(xdg) + "/imgfetch"
-    }
-    return absolute(environment["HOME"] ?? NSHomeDirectory()) + "/.cache/imgfetch"
+    CacheLookup.defaultDirectory(environment: { environment[$0] }, home: { NSHomeDirectory() })
   }
 
   /// `path` made absolute against the current directory, without trailing slashes, so that the
   /// paths the cache hands out stay right if the process changes directory.
-  static func absolute(_ path: String) -> String {
-    var path = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-    return path
-  }
+  static func absolute(_ path: String) -> String { CacheLookup.absolute(path) }
 
   /// Where the entry for `key` is (or would be) stored.
   /// - Parameter key: The entry's key.
@@ -122,21 +113,12 @@ public final class DiskCache: Sendable {
   public func partPath(for key: CacheKey) -> String { file(key.fileName + ".part") }
 
   /// The path of the file `name` in the directory.
-  func file(_ name: String) -> String { directory == "/" ? "/" + name : directory + "/" + name }
+  func file(_ name: String) -> String { CacheLookup.file(name, in: directory) }
 
   /// Looks up an entry without any network access, marking it as recently used.
   /// - Parameter key: The entry's key.
   /// - Returns: The entry's path, or nil on a miss.
-  public func cachedFile(for key: CacheKey) -> String? {
-    let path = path(for: key)
-    // Only the access time moves: the modification time stays the download's, so thumbnails
-    // made from the entry (which compare modification times) remain up to date.
-    let (now, omit) = ((1 << 30) - 1, (1 << 30) - 2)  // UTIME_NOW, UTIME_OMIT (macros Swift cannot see)
-    var times = [timespec(tv_sec: 0, tv_nsec: now), timespec(tv_sec: 0, tv_nsec: omit)]
-    if utimensat(AT_FDCWD, path, &times, 0) == 0 { return path }
-    // A read-only cache still serves its entries; they just do not move up in the LRU order.
-    return errno != ENOENT && access(path, R_OK) == 0 ? path : nil
-  }
+  public func cachedFile(for key: CacheKey) -> String? { CacheLookup.hit(path(for: key)) }
 
   /// Makes a validated `.part` file the entry for `key`: fsync, rename, fsync the directory,
   /// then evict old entries beyond the byte limit.

@@ -1,5 +1,6 @@
 import Foundation
 import ImgfetchVersion
+import ParseEssentials
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -57,8 +58,8 @@ public final class ParseClient: Sendable {
   /// - Throws: ``ParseError`` (not found, not a file, refused, unreachable), or
   ///   `CancellationError` when the task is cancelled.
   public func file(of object: ParseObjectReference, column: String) async throws -> ParseFile {
-    let url = configuration.endpoint(
-      ["classes", object.className, object.objectID], query: [("keys", column)])
+    let request = ParseREST.fileColumnRequest(className: object.className, objectID: object.objectID, column: column)
+    let url = configuration.endpoint(request.segments, query: request.query)
     let body = try await get(url, object: object)
     return try ParseFile(column: body[column], of: object, column: column)
   }

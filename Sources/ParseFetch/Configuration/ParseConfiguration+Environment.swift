@@ -1,18 +1,19 @@
 import Foundation
+import ParseEssentials
 
 extension ParseConfiguration {
   /// The environment variable names read by ``init(environment:)``.
   public enum EnvironmentKey {
     /// The server URL with its mount prefix.
-    public static let serverURL = "PARSE_SERVER_URL"
+    public static let serverURL = ParseEnvironment.serverURL
     /// The application id.
-    public static let applicationID = "PARSE_APPLICATION_ID"
+    public static let applicationID = ParseEnvironment.applicationID
     /// The REST API key.
-    public static let restAPIKey = "PARSE_REST_API_KEY"
+    public static let restAPIKey = ParseEnvironment.restAPIKey
     /// The master key.
-    public static let masterKey = "PARSE_MASTER_KEY"
+    public static let masterKey = ParseEnvironment.masterKey
     /// A user's session token.
-    public static let sessionToken = "PARSE_SESSION_TOKEN"
+    public static let sessionToken = ParseEnvironment.sessionToken
   }
 
   /// Reads the configuration from environment variables.

@@ -1,4 +1,5 @@
 import Foundation
+import ParseEssentials
 
 /// Where a Parse Server lives and the credentials to talk to it.
 ///
@@ -46,16 +47,7 @@ public struct ParseConfiguration: Sendable, Equatable {
   ///   - query: Unencoded query items, in order.
   /// - Returns: The endpoint's URL, each segment and query item percent-encoded.
   public func endpoint(_ segments: [String], query: [(name: String, value: String)] = []) -> URL {
-    var base = serverURL.absoluteString
-    while base.hasSuffix("/") { base.removeLast() }
-    let path = segments.map(URLEncoding.component).joined(separator: "/")
-    var text = base + "/" + path
-    if !query.isEmpty {
-      text +=
-        "?"
-        + query.map { URLEncoding.component($0.name) + "=" + URLEncoding.component($0.value) }
-        .joined(separator: "&")
-    }
+    let text = ParseREST.endpoint(server: serverURL.absoluteString, segments, query: query)
     guard let url = URL(string: text) else {
       preconditionFailure("unencodable endpoint \(segments)")
     }
@@ -65,45 +57,12 @@ public struct ParseConfiguration: Sendable, Equatable {
   /// Headers for REST requests to ``serverURL``'s own origin: the application id and every
   /// credential that is set. Never send them anywhere else.
   public var restHeaders: [String: String] {
-    var headers = fileHeaders
-    headers["X-Parse-REST-API-Key"] = restAPIKey
-    headers["X-Parse-Master-Key"] = masterKey
-    return headers
+    ParseREST.restHeaders(
+      applicationID: applicationID, restAPIKey: restAPIKey, masterKey: masterKey, sessionToken: sessionToken)
   }
 
   /// Headers for file downloads: the application id and the session token, never the keys.
   public var fileHeaders: [String: String] {
-    var headers = ["X-Parse-Application-Id": applicationID]
-    headers["X-Parse-Session-Token"] = sessionToken
-    return headers
-  }
-}
-
-/// Percent-encoding that leaves only RFC 3986 unreserved characters as they are: every other
-/// UTF-8 byte becomes `%XX` (upper-case hex), as `addingPercentEncoding(withAllowedCharacters:)`
-/// does with that set, without building a `CharacterSet` (a measurable share of a warm hit).
-enum URLEncoding {
-  static func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-      UInt8(ascii: "~"):
-      true
-    default: false
-    }
-  }
-
-  static func component(_ text: String) -> String {
-    let hex = Array("0123456789ABCDEF".utf8)
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.utf8.count)
-    for byte in text.utf8 {
-      if isUnreserved(byte) {
-        bytes.append(byte)
-      } else {
-        bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    ParseREST.fileHeaders(applicationID: applicationID, sessionToken: sessionToken)
   }
 }

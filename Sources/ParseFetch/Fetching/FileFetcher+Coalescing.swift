@@ -72,10 +72,13 @@ extension FileFetcher {
     task?.cancel()
   }
 
+  /// Runs for every chunk of every transfer: a closure, not the key path `\.progress`, which in this
+  /// generic type is instantiated at run time on each call (a few microseconds of demangling per
+  /// chunk: 1.3% of a 16-image class's CPU time).
   private func broadcast(_ progress: DownloadProgress, key: CacheKey, transfer id: Int) {
     let handlers = transfers.withLock { transfers in
       transfers[key]?.id == id
-        ? transfers[key]?.subscribers.values.compactMap(\.progress) ?? [] : []
+        ? transfers[key]?.subscribers.values.compactMap { $0.progress } ?? [] : []
     }
     for handler in handlers { handler(progress) }
   }

@@ -42,6 +42,10 @@ final class ConsumerRun: @unchecked Sendable {
     self.file = file
     self.onError = onError
     written(upTo: start)
+    // The queue's thread and the file handle, made now, while the first chunk is on its way (the
+    // run starts with the response's headers), so that chunk reaches the decoder without waiting
+    // for either (about a millisecond of a cold fetch's time to its first decoded byte).
+    queue.async { [self] in openHandle() }
   }
 
   deinit { try? handle?.close() }
@@ -92,6 +96,13 @@ final class ConsumerRun: @unchecked Sendable {
 
   /// Skips whatever is still to do: the attempt ended without a complete file.
   func abandon() { state.withLock { $0.abandoned = true } }
+
+  /// Opens the file for reading ahead of the first drain; a failure is left to the drain, which
+  /// opens it again and reports why it cannot.
+  private func openHandle() {
+    guard handle == nil, state.withLock({ $0.error == nil && !$0.abandoned }) else { return }
+    handle = try? FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+  }
 
   /// Consumes the bytes written and not yet consumed, a read buffer at a time.
   private func drain() {
