@@ -26,13 +26,28 @@ struct FetchCommand: Sendable {
   /// Set once, on the main thread before the hand-off and before any thread of the process starts.
   nonisolated(unsafe) static var madeBeforeHandoff: DownloadSide?
 
-  /// Whether the command fetches one source into a cache directory that does not exist yet (a
-  /// first run, or the cold benchmark): nothing can be a hit then.
+  /// Whether the command fetches one source into a cache that holds no entry at all (a directory
+  /// that does not exist yet or is empty: a first run, or the cold benchmark): nothing can be a hit.
   /// - Parameter settings: The command's checked settings.
   /// - Returns: True when every source is a miss for sure.
   static func missesForSure(_ settings: FetchSettings) -> Bool {
     guard settings.className == nil, settings.sources.count == 1 else { return false }
-    return FileStatus.of(settings.cacheDirectory ?? DiskCache.defaultDirectory()) == nil
+    return holdsNoEntry(settings.cacheDirectory ?? DiskCache.defaultDirectory())
+  }
+
+  /// Whether a cache directory is missing or holds no entry (only its tag, locks, partial downloads
+  /// or temporary files). It stops at the first entry, so a full cache costs one directory read.
+  /// - Parameter directory: The cache directory.
+  /// - Returns: True when no file in it can be a hit; false also when it cannot be read.
+  static func holdsNoEntry(_ directory: String) -> Bool {
+    guard FileStatus.of(directory) != nil else { return true }
+    guard let stream = opendir(directory) else { return false }
+    defer { closedir(stream) }
+    while let item = readdir(stream) {
+      let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name != ".", name != "..", CacheFile(fileName: name) == .entry { return false }
+    }
+    return true
   }
 
   /// What ``prepare(_:)`` leaves to do.
