@@ -16,7 +16,8 @@ import Thumbnails
 /// process, libcurl loaded (dlopen) for the one request it needs, the object JSON, through its C API
 /// (``CRestRequest``); then the same cache lookup, thumbnail stamp, header and output as any hit,
 /// so a hit starts, asks and answers in about the time of a bare `curl` of the object JSON
-/// (issue 10.5). imgfetch-fetch runs the same code when it is called directly.
+/// (issue 10.5). imgfetch-fetch runs the same code when `imgfetch` hands it the run (no hint yet)
+/// or it is called directly, and records the hint that lets `imgfetch` serve the next hit.
 ///
 /// Anything it does not handle exactly as the full path would is handed back untouched: a redirect
 /// (URLSession follows it and drops the Parse keys on another origin), any answer but a 2xx Parse
@@ -27,8 +28,8 @@ import Thumbnails
 package enum WarmHit {
   /// What came of the attempt.
   package enum Outcome {
-    /// A hit: printed, with this exit code.
-    case served(ExitCode)
+    /// A hit on the entry of the file `fileName`: printed, with this exit code.
+    case served(ExitCode, fileName: String)
     /// The object's file, not in the cache: download it without asking for the object again.
     case resolved(HitHandoff.Resolved)
     /// Not handled here; `requested` when the object request was sent (the full path then does
@@ -112,7 +113,7 @@ package enum WarmHit {
       outcome(
         source: source, objectID: request.objectID, entry: entry, thumbnail: invocation.thumbnail.options,
         limits: invocation.limits.decodeLimits, reporter: reporter))
-    return .served(reporter.finish(isBatch: false))
+    return .served(reporter.finish(isBatch: false), fileName: name)
   }
 
   /// The item's outcome for a cached entry, as the full path makes it for a hit: progress reports
@@ -141,39 +142,53 @@ package enum WarmHit {
     return outcome
   }
 
-  /// `imgfetch`'s network commands: serves a single object's warm hit here, with imgfetch-fetch
-  /// started beside it to take the run over on a miss (``HitHandoff``); anything else goes on in
-  /// imgfetch-fetch, which this process becomes.
+  /// `imgfetch`'s network commands: serves a single object's warm hit here when the cache's hint
+  /// says the object's file is cached (``ParseEssentials/CacheLookup/hintPath(cache:server:source:column:)``);
+  /// anything else goes on in imgfetch-fetch, which this process becomes: at once when a hit is
+  /// unlikely (so a cold fetch loads libcurl once, there), after the request with what it found
+  /// otherwise (``HitHandoff``).
   /// - Parameter invocation: The parsed command line (``ImgfetchCLI/Invocation/needsNetwork``).
-  /// - Returns: The exit status.
+  /// - Returns: The exit status of a hit, or of a failed exec.
   public static func serveOrHandOff(_ invocation: Invocation) -> Int32 {
     let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
-    guard request(invocation, environment: environment) != nil else {
-      return Imgfetch.execNetworkExecutable().rawValue
-    }
-    // Started first, so that a miss finds it ready (its start-up overlaps the object request).
-    let companion = HitHandoff.Companion.start()
+    guard let request = request(invocation, environment: environment),
+      let cache = CacheLookup.existingCache(invocation.cache.directory, environment: environment),
+      CacheLookup.hintedEntry(hintPath(request, cache: cache), in: cache) != nil
+    else { return Imgfetch.execNetworkExecutable().rawValue }
     let reporter = ItemReporter(output: invocation.output, total: 1)
     // Ctrl-C during the hit's request: the C handlers cancel it (no thread is needed for them).
     _ = rest_install_interrupt_handlers()
     let outcome = attempt(invocation, environment: environment, reporter: reporter)
-    let message: HitHandoff.Message
+    if case .interrupted = outcome { return interrupted().rawValue }
+    if rest_was_interrupted() != 0 { return interrupted().rawValue }
     switch outcome {
-    case .served(let code):
-      companion?.dismiss()
-      return rest_was_interrupted() != 0 ? interrupted().rawValue : code.rawValue
-    case .interrupted:
-      companion?.dismiss()
-      return interrupted().rawValue
-    case .resolved(let file): message = .resolved(file)
-    case .notTaken(let requested): message = requested ? .requested : .untried
+    case .served(let code, _): return code.rawValue
+    case .resolved(let file): return HitHandoff.exec(.resolved(file)).rawValue
+    case .notTaken(let requested):
+      return (requested ? HitHandoff.exec(.requested) : Imgfetch.execNetworkExecutable()).rawValue
+    case .interrupted: return interrupted().rawValue
     }
-    if rest_was_interrupted() != 0 {
-      companion?.dismiss()
-      return interrupted().rawValue
-    }
-    if let companion, let status = companion.handOver(message) { return status }
-    return HitHandoff.exec(message).rawValue
+  }
+
+  /// The hint of the run's object.
+  static func hintPath(_ request: Request, cache: String) -> String {
+    CacheLookup.hintPath(
+      cache: cache, server: request.parse.serverURL.absoluteString,
+      source: "\(request.className)/\(request.objectID)", column: request.column)
+  }
+
+  /// Records, for the full path, which file a single object's run found (a hit served, or a miss
+  /// fetched), so that the object's next warm hit is served by `imgfetch` itself. Nothing is made
+  /// when the run is not a single object's or the cache is not there.
+  /// - Parameters:
+  ///   - invocation: The parsed command line.
+  ///   - environment: Reads one environment variable.
+  ///   - fileName: The file's stored name.
+  package static func recordHint(_ invocation: Invocation, environment: (String) -> String?, fileName: String) {
+    guard let request = request(invocation, environment: environment),
+      let cache = CacheLookup.existingCache(invocation.cache.directory, environment: environment)
+    else { return }
+    CacheLookup.writeHint(hintPath(request, cache: cache), entry: CacheName.entry(parseFileName: fileName))
   }
 
   /// Says so and returns the exit code of an interrupted run.

@@ -1,9 +1,6 @@
 import ImgfetchCLI
-import ImgfetchHit
 import ImgfetchNetworkCLI
 
 // The network executable, exec'd by imgfetch (with the same arguments) for URLs, Parse sources and
-// the cache, or started by it beside a single object's warm hit to take over on a miss (it waits
-// for that first: HitHandoff); it runs every other command too, so it can be called directly.
-HitHandoff.adoptIfStarted()
+// the cache; it runs every other command too, so it can be called directly.
 NetworkCommands.main(Imgfetch.startProcess())

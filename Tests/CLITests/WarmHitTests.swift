@@ -124,6 +124,36 @@ import Testing
     #expect(try await fixture.requests(Self.fileRoute) == 1, "no file request")
   }
 
+  /// A cold object is not tried in `imgfetch` (no hint in the cache says it is there): libcurl is
+  /// loaded once, in imgfetch-fetch, which records the object's hint in `.locks`; an entry gone
+  /// since (evicted, cleared) sends the run straight to imgfetch-fetch again, still one object request.
+  @Test func aColdObjectLoadsLibcurlOnceAndLeavesAHintForTheNextHit() async throws {
+    let fixture = try await Self.server()
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let arguments = Self.arguments(fixture.baseURL, cache: cache, ["--json"])
+    func curlLoads(_ result: ProcessResult) -> Int {
+      result.stderrText.split(separator: "\n").filter { $0.contains("calling init:") && $0.contains("libcurl.so") }
+        .count
+    }
+    let cold = try runImgfetch(arguments, environment: ["LD_DEBUG": "libs"])
+    #expect(cold.status == 0)
+    #expect(curlLoads(cold) == 1, "libcurl loaded in one process only")
+    let hints = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent(".locks").path)
+      .filter { $0.hasSuffix(".hint") }
+    #expect(hints.count == 1)
+    #expect(hints.allSatisfy { CacheFile(fileName: $0, inLocks: true) == .lock })
+    let entry = cache.appendingPathComponent(Self.name).path
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cache.path + "/.locks/" + hints[0]) == Self.name)
+    try FileManager.default.removeItem(atPath: entry)
+    let again = try runImgfetch(arguments, environment: ["LD_DEBUG": "libs"])
+    #expect(again.status == 0)
+    #expect(curlLoads(again) == 1)
+    #expect(FileManager.default.fileExists(atPath: entry))
+    #expect(try await fixture.requests(Self.objectRoute) == 2, "one object request per run")
+    #expect(try await fixture.requests(Self.fileRoute) == 2)
+  }
+
   @Test func aRedirectToAnotherOriginIsNotFollowedWithTheKeys() async throws {
     let fixture = try await Self.server()
     let other = try await Self.server()
