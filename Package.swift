@@ -47,18 +47,22 @@ let package = Package(
     // `imgfetch` links no libcurl and loads it only for a hit's request; no library product uses it.
     .target(name: "CRestRequest"),
     // The warm hit, Foundation-free (ParseEssentials, ImgfetchCLI's output): `imgfetch` serves a
-    // single object's hit itself when the cache's hint says it is likely, and execs imgfetch-fetch
-    // otherwise (at once) or on a miss (handing it the resolved file).
+    // single object's hit itself; imgfetch-fetch takes the run over on a miss (started beside the
+    // attempt, or exec'd, with the resolved file), or at once for anything else.
     .target(
       name: "ImgfetchHit",
       dependencies: [
         "ImgfetchCLI", "ImageCodecs", "ParseEssentials", "Thumbnails", "SystemFiles", "ImgfetchVersion", "CRestRequest",
+        "CHandoff",
       ]),
+    // imgfetch-fetch started beside the hit's attempt and handed the run (with its standard
+    // descriptors) on a miss: socket pair, SCM_RIGHTS, signals passed on (C macros).
+    .target(name: "CHandoff"),
     // Process-wide malloc settings (mallopt), which only the executables apply (through
     // Imgfetch.startProcess, the one process set-up both main.swift files call).
     .target(name: "CProcessSettings"),
     .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImgfetchHit"]),
-    .executableTarget(name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI"]),
+    .executableTarget(name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI", "ImgfetchHit"]),
     // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
     .target(name: "ParseFetch", dependencies: ["ParseEssentials", "SystemFiles", "ImgfetchVersion"]),
     // What of Parse and the cache needs no Foundation networking or ICU (FoundationEssentials only):

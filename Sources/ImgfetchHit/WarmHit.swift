@@ -16,8 +16,8 @@ import Thumbnails
 /// process, libcurl loaded (dlopen) for the one request it needs, the object JSON, through its C API
 /// (``CRestRequest``); then the same cache lookup, thumbnail stamp, header and output as any hit,
 /// so a hit starts, asks and answers in about the time of a bare `curl` of the object JSON
-/// (issue 10.5). imgfetch-fetch runs the same code when `imgfetch` hands it the run (no hint yet)
-/// or it is called directly, and records the hint that lets `imgfetch` serve the next hit.
+/// (issue 10.5). imgfetch-fetch runs the same code when it is called directly (or handed an
+/// untried run), and records the hint that lets `imgfetch` serve the next hit alone.
 ///
 /// Anything it does not handle exactly as the full path would is handed back untouched: a redirect
 /// (URLSession follows it and drops the Parse keys on another origin), any answer but a 2xx Parse
@@ -142,32 +142,46 @@ package enum WarmHit {
     return outcome
   }
 
-  /// `imgfetch`'s network commands: serves a single object's warm hit here when the cache's hint
-  /// says the object's file is cached (``ParseEssentials/CacheLookup/hintPath(cache:server:source:column:)``);
-  /// anything else goes on in imgfetch-fetch, which this process becomes: at once when a hit is
-  /// unlikely (so a cold fetch loads libcurl once, there), after the request with what it found
-  /// otherwise (``HitHandoff``).
+  /// `imgfetch`'s network commands: serves a single object's warm hit here; anything else goes on
+  /// in imgfetch-fetch. When the cache's hint says the object's file is cached
+  /// (``ParseEssentials/CacheLookup/hintPath(cache:server:source:column:)``) the attempt runs
+  /// alone, and a miss after all execs imgfetch-fetch with the resolved file; otherwise
+  /// imgfetch-fetch is started first, beside the attempt, so that the likely miss finds it ready
+  /// (``HitHandoff``), and a hit records the hint.
   /// - Parameter invocation: The parsed command line (``ImgfetchCLI/Invocation/needsNetwork``).
-  /// - Returns: The exit status of a hit, or of a failed exec.
+  /// - Returns: The exit status.
   public static func serveOrHandOff(_ invocation: Invocation) -> Int32 {
     let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
-    guard let request = request(invocation, environment: environment),
-      let cache = CacheLookup.existingCache(invocation.cache.directory, environment: environment),
-      CacheLookup.hintedEntry(hintPath(request, cache: cache), in: cache) != nil
-    else { return Imgfetch.execNetworkExecutable().rawValue }
+    guard let request = request(invocation, environment: environment) else {
+      return Imgfetch.execNetworkExecutable().rawValue
+    }
+    let cache = CacheLookup.existingCache(invocation.cache.directory, environment: environment)
+    let hinted = cache.flatMap { CacheLookup.hintedEntry(hintPath(request, cache: $0), in: $0) } != nil
+    // A likely hit runs alone: the companion's start-up would be CPU taken from it.
+    let companion = hinted ? nil : HitHandoff.Companion.start()
     let reporter = ItemReporter(output: invocation.output, total: 1)
     // Ctrl-C during the hit's request: the C handlers cancel it (no thread is needed for them).
     _ = rest_install_interrupt_handlers()
     let outcome = attempt(invocation, environment: environment, reporter: reporter)
-    if case .interrupted = outcome { return interrupted().rawValue }
-    if rest_was_interrupted() != 0 { return interrupted().rawValue }
+    let message: HitHandoff.Message
     switch outcome {
-    case .served(let code, _): return code.rawValue
-    case .resolved(let file): return HitHandoff.exec(.resolved(file)).rawValue
-    case .notTaken(let requested):
-      return (requested ? HitHandoff.exec(.requested) : Imgfetch.execNetworkExecutable()).rawValue
-    case .interrupted: return interrupted().rawValue
+    case .served(let code, let fileName):
+      companion?.dismiss()
+      if !hinted { recordHint(invocation, environment: environment, fileName: fileName) }
+      return rest_was_interrupted() != 0 ? interrupted().rawValue : code.rawValue
+    case .interrupted:
+      companion?.dismiss()
+      return interrupted().rawValue
+    case .resolved(let file): message = .resolved(file)
+    case .notTaken(let requested): message = requested ? .requested : .untried
     }
+    if rest_was_interrupted() != 0 {
+      companion?.dismiss()
+      return interrupted().rawValue
+    }
+    if let companion, let status = companion.handOver(message) { return status }
+    if case .untried = message { return Imgfetch.execNetworkExecutable().rawValue }
+    return HitHandoff.exec(message).rawValue
   }
 
   /// The hint of the run's object.

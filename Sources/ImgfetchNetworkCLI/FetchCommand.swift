@@ -23,6 +23,20 @@ struct FetchCommand: Sendable {
   /// The stored name of a single object's file, when the warm hit's request resolved it (its
   /// hint is recorded once the file is fetched).
   var resolvedFileName: String?
+  /// The download side, when it was made before the hand-off (``NetworkCommands/prepareBeforeHandoff(arguments:)``).
+  var downloadSide: DownloadSide?
+
+  /// Set once, on the main thread before the hand-off and before any thread of the process starts.
+  nonisolated(unsafe) static var madeBeforeHandoff: DownloadSide?
+
+  /// Whether the command fetches one source into a cache directory that does not exist yet (a
+  /// first run, or the cold benchmark): nothing can be a hit then.
+  /// - Parameter settings: The command's checked settings.
+  /// - Returns: True when every source is a miss for sure.
+  static func missesForSure(_ settings: FetchSettings) -> Bool {
+    guard settings.className == nil, settings.sources.count == 1 else { return false }
+    return FileStatus.of(settings.cacheDirectory ?? DiskCache.defaultDirectory()) == nil
+  }
 
   /// What ``prepare(_:)`` leaves to do.
   enum Prepared: Sendable {
@@ -41,6 +55,7 @@ struct FetchCommand: Sendable {
     let environment = ProcessInfo.processInfo.environment
     let settings = try FetchSettings(invocation, environment: environment)
     var command = FetchCommand(settings: settings, reporter: BatchRun.reporter(for: settings))
+    command.downloadSide = madeBeforeHandoff
     // Ctrl-C during the hit's request: the C handlers cancel it (no thread is needed for them).
     _ = rest_install_interrupt_handlers()
     switch HitHandoff.receive() {
@@ -51,11 +66,11 @@ struct FetchCommand: Sendable {
         return .more(command)
       }
     case .requested?: return .more(command)
-    case nil: break
+    case .untried?, nil: break
     }
     switch WarmHit.attempt(invocation, environment: { environment[$0] }, reporter: command.reporter) {
     case .served(let code, let fileName):
-      // The next hit of this object is served by `imgfetch` itself.
+      // The next hit of this object is served by `imgfetch` alone.
       WarmHit.recordHint(invocation, environment: { environment[$0] }, fileName: fileName)
       return .done(rest_was_interrupted() != 0 ? WarmHit.interrupted() : code)
     case .interrupted: return .done(WarmHit.interrupted())
@@ -74,11 +89,12 @@ struct FetchCommand: Sendable {
   /// The task's thread (the first of Swift's cooperative pool) takes about a millisecond to start;
   /// meanwhile the main thread opens the cache and makes the fetcher (the cache directory, the URL
   /// session: another millisecond or two), and hands them to the task, so a miss's file request
-  /// goes out that much sooner. The main thread then serves the main queue.
+  /// goes out that much sooner (unless they were made before the hand-off already:
+  /// ``NetworkCommands/prepareBeforeHandoff(arguments:)``). The main thread then serves the main queue.
   func run() -> Never {
-    let downloadSide = DownloadSide()
+    let downloadSide = self.downloadSide ?? DownloadSide()
     Task.detached { exit(await finish(downloadSide).rawValue) }
-    downloadSide.make(settings)
+    if self.downloadSide == nil { downloadSide.make(settings) }
     dispatchMain()
   }
 
