@@ -47,7 +47,8 @@ let package = Package(
     // `imgfetch` links no libcurl and loads it only for a hit's request; no library product uses it.
     .target(name: "CRestRequest"),
     // The warm hit, Foundation-free (ParseEssentials, ImgfetchCLI's output): `imgfetch` serves a
-    // single object's hit itself and execs imgfetch-fetch only on a miss, handing it the resolved file.
+    // single object's hit itself; imgfetch-fetch takes the run over on a miss (started beside the
+    // attempt, or exec'd, with the resolved file), or at once for anything else.
     .target(
       name: "ImgfetchHit",
       dependencies: [

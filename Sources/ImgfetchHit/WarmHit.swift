@@ -16,7 +16,8 @@ import Thumbnails
 /// process, libcurl loaded (dlopen) for the one request it needs, the object JSON, through its C API
 /// (``CRestRequest``); then the same cache lookup, thumbnail stamp, header and output as any hit,
 /// so a hit starts, asks and answers in about the time of a bare `curl` of the object JSON
-/// (issue 10.5). imgfetch-fetch runs the same code when it is called directly.
+/// (issue 10.5). imgfetch-fetch runs the same code when it is called directly (or handed an
+/// untried run), and records the hint that lets `imgfetch` serve the next hit alone.
 ///
 /// Anything it does not handle exactly as the full path would is handed back untouched: a redirect
 /// (URLSession follows it and drops the Parse keys on another origin), any answer but a 2xx Parse
@@ -27,8 +28,8 @@ import Thumbnails
 package enum WarmHit {
   /// What came of the attempt.
   package enum Outcome {
-    /// A hit: printed, with this exit code.
-    case served(ExitCode)
+    /// A hit on the entry of the file `fileName`: printed, with this exit code.
+    case served(ExitCode, fileName: String)
     /// The object's file, not in the cache: download it without asking for the object again.
     case resolved(HitHandoff.Resolved)
     /// Not handled here; `requested` when the object request was sent (the full path then does
@@ -112,7 +113,7 @@ package enum WarmHit {
       outcome(
         source: source, objectID: request.objectID, entry: entry, thumbnail: invocation.thumbnail.options,
         limits: invocation.limits.decodeLimits, reporter: reporter))
-    return .served(reporter.finish(isBatch: false))
+    return .served(reporter.finish(isBatch: false), fileName: name)
   }
 
   /// The item's outcome for a cached entry, as the full path makes it for a hit: progress reports
@@ -141,26 +142,32 @@ package enum WarmHit {
     return outcome
   }
 
-  /// `imgfetch`'s network commands: serves a single object's warm hit here, with imgfetch-fetch
-  /// started beside it to take the run over on a miss (``HitHandoff``); anything else goes on in
-  /// imgfetch-fetch, which this process becomes.
+  /// `imgfetch`'s network commands: serves a single object's warm hit here; anything else goes on
+  /// in imgfetch-fetch. When the cache's hint says the object's file is cached
+  /// (``ParseEssentials/CacheLookup/hintPath(cache:server:source:column:)``) the attempt runs
+  /// alone, and a miss after all execs imgfetch-fetch with the resolved file; otherwise
+  /// imgfetch-fetch is started first, beside the attempt, so that the likely miss finds it ready
+  /// (``HitHandoff``), and a hit records the hint.
   /// - Parameter invocation: The parsed command line (``ImgfetchCLI/Invocation/needsNetwork``).
   /// - Returns: The exit status.
   public static func serveOrHandOff(_ invocation: Invocation) -> Int32 {
     let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
-    guard request(invocation, environment: environment) != nil else {
+    guard let request = request(invocation, environment: environment) else {
       return Imgfetch.execNetworkExecutable().rawValue
     }
-    // Started first, so that a miss finds it ready (its start-up overlaps the object request).
-    let companion = HitHandoff.Companion.start()
+    let cache = CacheLookup.existingCache(invocation.cache.directory, environment: environment)
+    let hinted = cache.flatMap { CacheLookup.hintedEntry(hintPath(request, cache: $0), in: $0) } != nil
+    // A likely hit runs alone: the companion's start-up would be CPU taken from it.
+    let companion = hinted ? nil : HitHandoff.Companion.start()
     let reporter = ItemReporter(output: invocation.output, total: 1)
     // Ctrl-C during the hit's request: the C handlers cancel it (no thread is needed for them).
     _ = rest_install_interrupt_handlers()
     let outcome = attempt(invocation, environment: environment, reporter: reporter)
     let message: HitHandoff.Message
     switch outcome {
-    case .served(let code):
+    case .served(let code, let fileName):
       companion?.dismiss()
+      if !hinted { recordHint(invocation, environment: environment, fileName: fileName) }
       return rest_was_interrupted() != 0 ? interrupted().rawValue : code.rawValue
     case .interrupted:
       companion?.dismiss()
@@ -173,7 +180,29 @@ package enum WarmHit {
       return interrupted().rawValue
     }
     if let companion, let status = companion.handOver(message) { return status }
+    if case .untried = message { return Imgfetch.execNetworkExecutable().rawValue }
     return HitHandoff.exec(message).rawValue
+  }
+
+  /// The hint of the run's object.
+  static func hintPath(_ request: Request, cache: String) -> String {
+    CacheLookup.hintPath(
+      cache: cache, server: request.parse.serverURL.absoluteString,
+      source: "\(request.className)/\(request.objectID)", column: request.column)
+  }
+
+  /// Records, for the full path, which file a single object's run found (a hit served, or a miss
+  /// fetched), so that the object's next warm hit is served by `imgfetch` itself. Nothing is made
+  /// when the run is not a single object's or the cache is not there.
+  /// - Parameters:
+  ///   - invocation: The parsed command line.
+  ///   - environment: Reads one environment variable.
+  ///   - fileName: The file's stored name.
+  package static func recordHint(_ invocation: Invocation, environment: (String) -> String?, fileName: String) {
+    guard let request = request(invocation, environment: environment),
+      let cache = CacheLookup.existingCache(invocation.cache.directory, environment: environment)
+    else { return }
+    CacheLookup.writeHint(hintPath(request, cache: cache), entry: CacheName.entry(parseFileName: fileName))
   }
 
   /// Says so and returns the exit code of an interrupted run.

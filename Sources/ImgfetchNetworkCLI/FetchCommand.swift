@@ -20,6 +20,9 @@ struct FetchCommand: Sendable {
   var settings: FetchSettings
   /// Prints the outcomes.
   let reporter: ItemReporter
+  /// The stored name of a single object's file, when the warm hit's request resolved it (its
+  /// hint is recorded once the file is fetched).
+  var resolvedFileName: String?
   /// The download side, when it was made before the hand-off (``NetworkCommands/prepareBeforeHandoff(arguments:)``).
   var downloadSide: DownloadSide?
 
@@ -74,16 +77,23 @@ struct FetchCommand: Sendable {
     case .resolved(let file)?:
       if let resolved = settings.resolvedSource(file) {
         command.settings.sources = [resolved]
+        command.resolvedFileName = file.fileName
         return .more(command)
       }
     case .requested?: return .more(command)
     case .untried?, nil: break
     }
     switch WarmHit.attempt(invocation, environment: { environment[$0] }, reporter: command.reporter) {
-    case .served(let code): return .done(rest_was_interrupted() != 0 ? WarmHit.interrupted() : code)
+    case .served(let code, let fileName):
+      // The next hit of this object is served by `imgfetch` alone.
+      WarmHit.recordHint(invocation, environment: { environment[$0] }, fileName: fileName)
+      return .done(rest_was_interrupted() != 0 ? WarmHit.interrupted() : code)
     case .interrupted: return .done(WarmHit.interrupted())
     case .resolved(let file):
-      if let resolved = settings.resolvedSource(file) { command.settings.sources = [resolved] }
+      if let resolved = settings.resolvedSource(file) {
+        command.settings.sources = [resolved]
+        command.resolvedFileName = file.fileName
+      }
     case .notTaken: break
     }
     return .more(command)
@@ -129,6 +139,10 @@ struct FetchCommand: Sendable {
     if cancelled.load(ordering: .relaxed) { task.cancel() }
     let code = await task.value
     guard !task.isCancelled else { return WarmHit.interrupted() }
+    if code == .success, let name = resolvedFileName {
+      let environment = ProcessInfo.processInfo.environment
+      WarmHit.recordHint(settings.invocation, environment: { environment[$0] }, fileName: name)
+    }
     return code
   }
 }

@@ -65,9 +65,23 @@ package enum CacheLookup {
     return errno != ENOENT && access(path, R_OK) == 0 ? path : nil
   }
 
-  /// The entry of a Parse file in an existing cache, looked up as `DiskCache` does, creating
-  /// nothing: nil when the directory is missing, untagged or without its `.locks` directory (the
-  /// full path then opens, adopts or creates it), or when the entry is not there.
+  /// An existing cache's directory, as `DiskCache` opens it, creating nothing: nil when the
+  /// directory is missing, untagged or without its `.locks` directory (the full path then opens,
+  /// adopts or creates it).
+  /// - Parameters:
+  ///   - directory: The cache directory as given (`--cache-dir`), or nil for the default.
+  ///   - environment: Reads one variable (for the default directory).
+  /// - Returns: The absolute path.
+  package static func existingCache(_ directory: String?, environment: (String) -> String?) -> String? {
+    guard let path = directory.map(absolute) ?? defaultDirectoryWithoutLookup(environment: environment),
+      FileStatus.of(path)?.kind == .directory, isTagged(path),
+      FileStatus.of(file(".locks", in: path))?.kind == .directory
+    else { return nil }
+    return path
+  }
+
+  /// The entry of a Parse file in an existing cache (``existingCache(_:environment:)``), looked up
+  /// as `DiskCache` does (``hit(_:)``).
   /// - Parameters:
   ///   - directory: The cache directory as given (`--cache-dir`), or nil for the default.
   ///   - fileName: The entry's name (``CacheName/entry(parseFileName:)``).
@@ -76,11 +90,58 @@ package enum CacheLookup {
   package static func existingEntry(
     in directory: String?, named fileName: String, environment: (String) -> String?
   ) -> String? {
-    guard let path = directory.map(absolute) ?? defaultDirectoryWithoutLookup(environment: environment),
-      FileStatus.of(path)?.kind == .directory, isTagged(path),
-      FileStatus.of(file(".locks", in: path))?.kind == .directory
-    else { return nil }
-    return hit(file(fileName, in: path))
+    existingCache(directory, environment: environment).flatMap { hit(file(fileName, in: $0)) }
+  }
+
+  // MARK: Object hints
+
+  /// Where the hint of one object's file column is: `.locks/<32 hex>.hint` in the cache, the hex
+  /// being SHA-256 of the server, the object and the column. The hint is a symbolic link to the
+  /// entry's name, made when the full path resolved that object's file; the codec-only executable
+  /// tries a warm hit itself only when a hint names an entry that is there, and otherwise hands the
+  /// run to the full path at once, so that a cold fetch does not load libcurl in two processes.
+  /// The server is asked every time: a hint only says whether a hit is likely.
+  /// - Parameters:
+  ///   - cache: The cache directory (absolute).
+  ///   - server: The server URL as text.
+  ///   - source: `Class/objectId`.
+  ///   - column: The file column.
+  /// - Returns: The hint's path.
+  package static func hintPath(cache: String, server: String, source: String, column: String) -> String {
+    let digest = SHA256.hex(Array("object-hint\0\(server)\0\(source)\0\(column)".utf8)).prefix(32)
+    return file(".locks/\(digest).hint", in: cache)
+  }
+
+  /// The entry a hint names, when that entry is in the cache (without touching its access time).
+  /// - Parameter hint: The hint's path (``hintPath(cache:server:source:column:)``).
+  /// - Returns: The entry's name, or nil.
+  package static func hintedEntry(_ hint: String, in cache: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: 256)
+    let length = readlink(hint, &buffer, buffer.count - 1)
+    guard length > 0 else { return nil }
+    let name = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard CacheName(fileName: name) == .entry, FileStatus.of(file(name, in: cache))?.kind == .regular else {
+      return nil
+    }
+    return name
+  }
+
+  /// Makes (or replaces) a hint naming `entry`; failures are ignored (a missing hint only means
+  /// the next hit is served by the full path, which makes it then).
+  /// - Parameters:
+  ///   - hint: The hint's path.
+  ///   - entry: The entry's name.
+  package static func writeHint(_ hint: String, entry: String) {
+    var buffer = [CChar](repeating: 0, count: 256)
+    if readlink(hint, &buffer, buffer.count - 1) == entry.utf8.count,
+      String(decoding: buffer.prefix(entry.utf8.count).map { UInt8(bitPattern: $0) }, as: UTF8.self) == entry
+    {
+      return
+    }
+    let temporary = hint + ".tmp-\(getpid())"
+    unlink(temporary)
+    guard symlink(entry, temporary) == 0 else { return }
+    if rename(temporary, hint) != 0 { unlink(temporary) }
   }
 
   /// The default directory when `HOME` or `XDG_CACHE_HOME` names it (nil otherwise: finding the

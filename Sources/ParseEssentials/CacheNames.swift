@@ -12,7 +12,7 @@ package enum CacheName: Sendable, Equatable {
   case thumbnail(entry: String)
   /// A hidden temporary file of an atomic write (`.<name>.tmp-<pid>-<random>`).
   case temporary
-  /// A per-entry lock file in the `.locks` directory.
+  /// A per-entry lock file, or an object's hint, in the `.locks` directory.
   case lock
   /// The Cache Directory Tagging Specification's `CACHEDIR.TAG`.
   case tag
@@ -28,7 +28,8 @@ package enum CacheName: Sendable, Equatable {
   ///   - inLocks: Whether the file is in the `.locks` directory.
   package init(fileName name: String, inLocks: Bool = false) {
     if inLocks {
-      self = name.hasSuffix(".lock") && Self.isEntryName(String(name.dropLast(5))) ? .lock : .foreign
+      let isLock = name.hasSuffix(".lock") && Self.isEntryName(String(name.dropLast(5)))
+      self = isLock || Self.isHintName(name) ? .lock : .foreign
     } else if name == Self.tagName {
       self = .tag
     } else if Self.isTemporaryName(name) {
@@ -42,6 +43,14 @@ package enum CacheName: Sendable, Equatable {
     } else {
       self = .foreign
     }
+  }
+
+  /// `<32 lower-case hex>.hint`: an object's hint in `.locks` (CacheLookup.hintPath), kept with
+  /// the lock files.
+  package static func isHintName(_ name: String) -> Bool {
+    let bytes = Array(name.utf8)
+    return bytes.count == 37 && name.hasSuffix(".hint")
+      && bytes[..<32].allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
   }
 
   /// Whether `name` can be an entry: made of the characters an entry's key uses (Parse's rule in

@@ -105,4 +105,46 @@ import Testing
     }
     #expect(kept.isEmpty, "\(kept)")
   }
+
+  /// Every bomb (each ancillary type at each length) as the file of a Parse object, fetched in one
+  /// class walk four at a time, plain and with a thumbnail: one limit line each, exit 4, bounded
+  /// memory, and nothing enters the cache.
+  @Test func everyBombFetchedInAClassWalkIsALimitErrorAndIsNotCached() async throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let bombs = try Self.bombs(in: scratch)
+    var files: [String: String] = [:]
+    var objects: [[String: Any]] = []
+    for (index, bomb) in bombs.enumerated() {
+      let name = "\(bomb.type)-\(bomb.length).png"
+      files[name] = bomb.path
+      objects.append(ParseFixture.photo(String(format: "bomb%06d", index), ParseFixture.file(name)))
+    }
+    let fixture = try await ParseFixture(files: files, seed: ["classes": ["Photo": objects]])
+    let cache = scratch.appendingPathComponent("cache")
+    // Under AddressSanitizer its shadow memory and quarantine come on top of imgfetch-fetch's 35 MiB.
+    let limit = Fixtures.imgfetchIsAddressSanitized ? 160 << 20 : Self.peakLimit
+    for thumbnail in [[], ["--thumbnail", "64"]] {
+      let run = try runImgfetchMeasured(
+        FetchCommandTests.arguments(
+          fixture, cache: cache, ["--class", "Photo", "--column", "MainImage", "--jobs", "4"])
+          + thumbnail)
+      #expect(run.result.status == 4, "\(thumbnail): \(run.result.stderrText)")
+      #expect(run.result.stdout.isEmpty)
+      let lines = run.result.stderrText.split(separator: "\n").map(String.init)
+      #expect(lines.count == bombs.count + 1 && lines.last == "imgfetch: \(bombs.count) of \(bombs.count) items failed")
+      for bomb in bombs {
+        let message = "PNG chunk \(bomb.type) is \(bomb.length) bytes, over the 8000000-byte chunk limit"
+        #expect(lines.filter { $0.hasSuffix(message) && $0.contains("was not cached") }.count == 1, "\(message)")
+      }
+      #expect(run.peakResidentBytes <= limit, "\(thumbnail): peak RSS \(run.peakResidentBytes >> 20) MiB")
+      let kept = ((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).filter {
+        switch CacheFile(fileName: $0) {
+        case .entry, .thumbnail: true
+        default: false
+        }
+      }
+      #expect(kept.isEmpty, "\(kept)")
+    }
+  }
 }

@@ -1,6 +1,8 @@
 import FixtureSupport
 import Foundation
 import ImageCodecs
+import ParseFetch
+import ParseFixtureSupport
 import Testing
 
 /// Issue 14.2: `imgfetch verify` hands back no pixels, so it decodes row by row into one scratch row
@@ -26,6 +28,27 @@ import Testing
     #expect(truncated.result.status == 4)
     #expect(truncated.result.stdoutText.hasPrefix("\(cut): truncated PNG: "))
     #expect(truncated.peakResidentBytes <= Self.peakLimit, "peak RSS \(truncated.peakResidentBytes >> 20) MiB")
+  }
+
+  /// The validation of a download hands back no pixels either: fetching the 9000x9000 PNG by URL
+  /// (`imgfetch-fetch`, whose Foundation and libcurl alone take about 35 MiB) decodes it row by row
+  /// while it arrives, and the entry is cached. A decode into a whole image would add 243 MB.
+  @Test func aDownloadIsValidatedWithoutAPixelBuffer() async throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let path = scratch.appendingPathComponent("rgb-9000.png").path
+    try LargeImages.writeRGBPNG(to: path)
+    let fixture = try await ParseFixture(files: ["rgb-9000.png": path])
+    let cache = scratch.appendingPathComponent("cache")
+    let run = try runImgfetchMeasured([fixture.fileURL("rgb-9000.png").absoluteString, "--cache-dir", cache.path])
+    #expect(run.result.status == 0, "\(run.result.stderrText)")
+    let entries = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter {
+      if case .entry = CacheFile(fileName: $0) { true } else { false }
+    }
+    #expect(entries.count == 1 && run.result.stdoutText == cache.path + "/" + entries[0] + "\n")
+    // Under AddressSanitizer its shadow memory and quarantine come on top.
+    let limit = Fixtures.imgfetchIsAddressSanitized ? 160 << 20 : 64 << 20
+    #expect(run.peakResidentBytes <= limit, "peak RSS \(run.peakResidentBytes >> 20) MiB")
   }
 
   @Test func verifyOfA30MegapixelJPEGStaysUnder48MiB() throws {

@@ -99,20 +99,28 @@ import Testing
     #expect(plain.stdoutText == "\(entry)\t\(first["thumbnailPath"] as? String ?? "?")\n")
   }
 
-  /// `imgfetch` serves the hit itself (issue 10.5): no Foundation and no imgfetch-fetch (which
-  /// loads Foundation), libcurl loaded for its one request, and a miss before it handed its
-  /// resolved file on, so each run asked for the object once.
+  /// `imgfetch` serves the hit itself (issue 10.5): no Foundation and no second process (the
+  /// cold run left the object's hint, so no imgfetch-fetch is started beside the attempt), libcurl
+  /// loaded for its one request; and the miss before it asked for the object once.
   @Test func imgfetchServesTheHitItselfWithoutFoundationInOneRequest() async throws {
     let fixture = try await Self.server()
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
+    let logs = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: logs) }
     let arguments = Self.arguments(fixture.baseURL, cache: cache, ["--json"])
     let cold = try runImgfetch(arguments)
     #expect(cold.status == 0, "\(cold.stderrText)")
     #expect(try await fixture.requests(Self.objectRoute) == 1, "the miss asked once")
-    let warm = try runImgfetch(arguments, environment: ["LD_DEBUG": "libs"])
+    // The dynamic loader's report of every process of the run, one file each (whatever its stderr).
+    let warm = try runImgfetch(
+      arguments, environment: ["LD_DEBUG": "libs", "LD_DEBUG_OUTPUT": logs.path + "/ld"])
     #expect(warm.status == 0)
-    let loaded = warm.stderrText.split(separator: "\n").filter { $0.contains("calling init:") }
+    let reports = try FileManager.default.contentsOfDirectory(atPath: logs.path).map {
+      try String(contentsOfFile: logs.path + "/" + $0, encoding: .utf8)
+    }
+    #expect(reports.count == 1, "one process")
+    let loaded = reports.joined().split(separator: "\n").filter { $0.contains("calling init:") }
     #expect(loaded.contains { $0.contains("libcurl.so") }, "libcurl is loaded for the request")
     for library in [
       "libFoundation.so", "libFoundationNetworking", "libFoundationInternationalization", "_FoundationICU",
@@ -122,6 +130,29 @@ import Testing
     #expect(try Self.json(warm)["cacheHit"] as? Bool == true)
     #expect(try await fixture.requests(Self.objectRoute) == 2, "one object request")
     #expect(try await fixture.requests(Self.fileRoute) == 1, "no file request")
+  }
+
+  /// A fetched object leaves its hint in `.locks` (a link to its entry, classified with the lock
+  /// files); an entry gone since (evicted, cleared) is fetched again, still in one object request.
+  @Test func aFetchedObjectLeavesAHintAndAGoneEntryIsFetchedAgainInOneRequest() async throws {
+    let fixture = try await Self.server()
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let arguments = Self.arguments(fixture.baseURL, cache: cache, ["--json"])
+    #expect(try runImgfetch(arguments).status == 0)
+    let hints = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent(".locks").path)
+      .filter { $0.hasSuffix(".hint") }
+    #expect(hints.count == 1)
+    #expect(hints.allSatisfy { CacheFile(fileName: $0, inLocks: true) == .lock })
+    let entry = cache.appendingPathComponent(Self.name).path
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cache.path + "/.locks/" + hints[0]) == Self.name)
+    try FileManager.default.removeItem(atPath: entry)
+    let again = try runImgfetch(arguments)
+    #expect(again.status == 0, "\(again.stderrText)")
+    #expect(try Self.json(again)["cacheHit"] as? Bool == false)
+    #expect(FileManager.default.fileExists(atPath: entry))
+    #expect(try await fixture.requests(Self.objectRoute) == 2, "one object request per run")
+    #expect(try await fixture.requests(Self.fileRoute) == 2)
   }
 
   @Test func aRedirectToAnotherOriginIsNotFollowedWithTheKeys() async throws {

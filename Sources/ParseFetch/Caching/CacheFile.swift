@@ -10,7 +10,7 @@ import ParseEssentials
 /// | `<entry>.part` | ``partial(entry:)``: a download not yet validated |
 /// | `<entry>.thumb-<W>[x<H>][-cover].(jpg\|png)` | ``thumbnail(entry:)`` |
 /// | `.<name>.tmp-<pid>-<random>` | ``temporary``: an atomic write killed before its rename |
-/// | `<entry>.lock` (inside `.locks/`) | ``lock`` |
+/// | `<entry>.lock`, `<32 hex>.hint` (inside `.locks/`) | ``lock`` |
 /// | `CACHEDIR.TAG` | ``tag`` |
 /// | anything else | ``foreign``: never counted, never removed |
 public enum CacheFile: Sendable, Equatable {
@@ -22,7 +22,8 @@ public enum CacheFile: Sendable, Equatable {
   case thumbnail(entry: String)
   /// A hidden temporary file of an atomic write (`.<name>.tmp-<pid>-<random>`).
   case temporary
-  /// A per-entry lock file in the `.locks` directory.
+  /// A per-entry lock file in the `.locks` directory, or an object's hint there (a symbolic link
+  /// to the entry the object's file column last resolved to).
   case lock
   /// The Cache Directory Tagging Specification's `CACHEDIR.TAG`.
   case tag
