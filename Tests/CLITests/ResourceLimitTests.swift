@@ -13,9 +13,11 @@ import Testing
   static let memoryLimit = 512 << 20
   /// CPU seconds before the kernel kills the process (SIGXCPU).
   static let cpuSeconds = 10
-  /// What "refused quickly" means here, wall clock, in a debug build on a shared machine
-  /// (three times that for an AddressSanitizer build).
-  static var wallLimit: Duration { .seconds(instrumented ? 15 : 5) }
+  /// A hang guard, wall clock, for a debug build on a loaded CI machine (twice that for an
+  /// AddressSanitizer build). How fast a bomb is refused is the benchmarks' business (issue 14's
+  /// goals, measured there); here a refusal must come, with the CPU limit above, not hang. 5 s was
+  /// lost once at load 9 by a gzip bomb refused in 5.4 s.
+  static var wallLimit: Duration { .seconds(instrumented ? 60 : 30) }
 
   static let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
 

@@ -207,7 +207,7 @@ import Testing
   }
 
   @Test func cancellationStopsPromptlyAndKeepsThePart() async throws {
-    try await fault("trickle", ["chunk": 4096, "delay": 0.2])
+    try await fault("trickle", ["chunk": 4096, "delay": 1.0])
     let log = ProgressLog()
     let task = Task { [part, fixture, name] in
       try await downloader().download(from: fixture.fileURL(name), to: part.path, progress: log.handler)
@@ -216,7 +216,7 @@ import Testing
     let cancelled = ContinuousClock.now
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
-    #expect(ContinuousClock.now - cancelled < .seconds(8), "well before the 16 s trickle ends")
+    #expect(ContinuousClock.now - cancelled < .seconds(30), "well before the 80 s trickle ends")
     let kept = try Data(contentsOf: part)
     #expect(kept.count > 0 && kept.count < original.count, "kept \(kept.count) bytes")
     #expect(original.starts(with: kept))
