@@ -40,13 +40,13 @@ public enum Imgfetch {
       switch invocation.command {
       case .help:
         Console.out(HelpText.text)
-        return .success
+        return Console.exitCode(.success)
       case .version:
         Console.out("imgfetch \(version)")
-        return .success
-      case .info: return InfoCommand.run(invocation)
+        return Console.exitCode(.success)
+      case .info: return Console.exitCode(InfoCommand.run(invocation))
       case .decode: return try DecodeCommand.run(invocation)
-      case .verify: return VerifyCommand.run(invocation)
+      case .verify: return Console.exitCode(VerifyCommand.run(invocation))
       case .fetch: return LocalBatch.run(invocation)
       case .cache: throw UsageError("cache needs \(networkExecutableName)")
       }

@@ -51,15 +51,16 @@ public final class ItemReporter: Sendable {
 
   /// Erases the progress bar, prints "N of M items failed" when a batch had failures, and returns
   /// the exit code: 0 when nothing failed; the failures' own code (3, 4 or 5) when every item failed
-  /// for the same kind of reason; 2 when some failed.
+  /// for the same kind of reason; 2 when some failed; 5 instead of 0 or 2 when the results could
+  /// not be written to standard output (``Console/exitCode(_:)``).
   /// - Parameter isBatch: Whether the run was a batch (several sources, or a class) rather than one item.
   /// - Returns: The exit code.
   public func finish(isBatch: Bool) -> ExitCode {
     progress.finish()
     let (done, failed, kinds) = tally.withLock { ($0.done, $0.failed, $0.kinds) }
-    if failed == 0 { return .success }
+    if failed == 0 { return Console.exitCode(.success) }
     if isBatch || done > 1 { Console.error("\(failed) of \(done) items failed") }
     if failed == done, let kind = kinds.first, kinds.allSatisfy({ $0 == kind }) { return kind.exitCode }
-    return .someItemsFailed
+    return Console.exitCode(.someItemsFailed)
   }
 }

@@ -11,6 +11,7 @@ extension Imgfetch {
   /// they are wrong.
   ///
   /// The settings are the whole process's, so only an executable applies them (never a library):
+  /// - a closed standard input, output or error keeps its number (``Console/reserveStandardDescriptors()``);
   /// - glibc's malloc arenas capped at two, so that an address-space limit (`ulimit -v`) measures
   ///   memory rather than each allocating thread's 64 MiB arena reservation;
   /// - ``PixelBufferPool/shared`` keeps up to 256 MiB of large pixel buffers, so one image after
@@ -22,6 +23,7 @@ extension Imgfetch {
   /// - Parameter arguments: The arguments after the program name.
   /// - Returns: The parsed command line.
   public static func startProcess(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Invocation {
+    Console.reserveStandardDescriptors()
     _ = process_limit_malloc_arenas(2)
     PixelBufferPool.shared.maximumBytes = 256 << 20
     signal(SIGPIPE, SIG_IGN)

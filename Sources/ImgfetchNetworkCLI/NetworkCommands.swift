@@ -64,6 +64,6 @@ public enum NetworkCommands {
       Imgfetch.printUsageError(error)
       code = .usage
     }
-    exit(code.rawValue)
+    exit(Console.exitCode(code).rawValue)
   }
 }

@@ -127,6 +127,38 @@ import Testing
     #expect(closed.status == 5 && closed.stderrText.contains("cannot write to standard output"))
   }
 
+  /// Results that cannot be written (standard output closed, or a full device) are lost: the run
+  /// exits 5 with the reason instead of 0, for local files, info, verify, a fetched object and the cache's stats. A
+  /// reader that stops reading (`| head`) is not an error.
+  @Test func resultsThatCannotBeWrittenExitFive() async throws {
+    let name = "0123456789abcdef0123456789abcdef_basn2c08.png"
+    let fixture = try await ParseFixture(
+      files: [name: "basn2c08.png"],
+      seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let png = Fixtures.image("basn2c08.png")
+    let object = FetchCommandTests.arguments(fixture, cache: cache, ["Photo/aaaaaaaaaa", "--column", "MainImage"])
+    let imgfetch = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
+    let quoted = { (arguments: [String]) in ([imgfetch] + arguments).map { "'\($0)'" }.joined(separator: " ") }
+    let stats = ["cache", "stats", "--cache-dir", cache.path]
+    for arguments in [
+      [png], ["info", png], ["verify", png], [png, png, "--json"], object, object + ["--json"], stats,
+    ] {
+      for (redirect, reason) in [(">&-", "Bad file descriptor"), (">/dev/full", "No space left on device")] {
+        let run = try runProcess("/bin/sh", ["-c", quoted(arguments) + " " + redirect])
+        #expect(run.status == 5, "\(arguments) \(redirect): \(run.stderrText)")
+        #expect(
+          run.stderrText.hasSuffix("imgfetch: cannot write to standard output: \(reason)\n"),
+          "\(arguments) \(redirect): \(run.stderrText)")
+      }
+    }
+    let files = Array(repeating: png, count: 200)
+    let headed = try runProcess(
+      "/bin/bash", ["-c", quoted(["info"] + files) + " | head -c 1 >/dev/null; exit ${PIPESTATUS[0]}"])
+    #expect(headed.status == 0 && headed.stderr.isEmpty, "\(headed.stderrText)")
+  }
+
   /// Commands without network run in `imgfetch` and never load networking; the others run in
   /// `imgfetch-fetch`, exec'd with the same arguments.
   @Test func localCommandsLoadNoNetworking() throws {
