@@ -6,12 +6,12 @@ import Testing
 
 /// Issue 14.1 through the built binary: a 41-byte PNG whose ancillary chunk header claims up to
 /// 2 GiB is one limit-error line and exit 4 for every command, fast, in bounded memory (the child's
-/// own peak RSS, from `wait4`).
+/// own peak RSS, from `wait4`). The memory bound is what tells the old code apart (it allocated and
+/// zeroed up to 2 GiB, in 1-1.5 s); how fast a bomb is refused is measured by the benchmarks, not here:
+/// a bound on a single run's wall time was lost twice on a loaded machine (71 s, 87 s) for a run that
+/// takes ~20 ms, so the suite's time limit is the hang guard.
 @Suite(.timeLimit(.minutes(10))) struct ChunkBombCLITests {
   static let peakLimit = 64 << 20
-  /// A hang guard, generous for a debug build on a loaded 2-core machine (a release build refuses a
-  /// bomb in ~20 ms; it used to take 1-1.5 s, and the memory bound is what tells the old code apart).
-  static let perFileLimit: Duration = .seconds(1)
 
   /// Every ancillary chunk type at every tested length, written as files into `directory`.
   static func bombs(in directory: URL) throws -> [(path: String, type: String, length: UInt32)] {
@@ -28,10 +28,9 @@ import Testing
     "\(path): PNG over a decode limit: PNG chunk \(type) is \(length) bytes, over the 8000000-byte chunk limit"
   }
 
-  static func expectBounded(_ run: MeasuredResult, files: Int, _ what: String) {
+  static func expectBounded(_ run: MeasuredResult, _ what: String) {
     #expect(run.result.status == 4, "\(what): \(run.result.stderrText)")
     #expect(run.peakResidentBytes <= peakLimit, "\(what): peak RSS \(run.peakResidentBytes >> 20) MiB")
-    #expect(run.elapsed < perFileLimit * files + .seconds(30), "\(what): \(run.elapsed)")
   }
 
   @Test func verifyReportsOneLimitLinePerBomb() throws {
@@ -39,7 +38,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: scratch) }
     let bombs = try Self.bombs(in: scratch)
     let run = try runImgfetchMeasured(["verify"] + bombs.map(\.path))
-    Self.expectBounded(run, files: bombs.count, "verify")
+    Self.expectBounded(run, "verify")
     let expected = bombs.map { Self.limitLine($0.path, $0.type, $0.length) }
     #expect(run.result.stdoutText.split(separator: "\n").map(String.init) == expected)
   }
@@ -51,7 +50,7 @@ import Testing
     let expected = bombs.map { "imgfetch: " + Self.limitLine($0.path, $0.type, $0.length) }
     for command in [["info"], ["--thumbnail", "64"]] {
       let run = try runImgfetchMeasured(command + bombs.map(\.path))
-      Self.expectBounded(run, files: bombs.count, "\(command)")
+      Self.expectBounded(run, "\(command)")
       #expect(run.result.stdout.isEmpty, "\(command)")
       // A thumbnail batch ends with the count of failed items (issue 12.5); info prints none.
       let summary = command == ["info"] ? [] : ["imgfetch: \(bombs.count) of \(bombs.count) items failed"]
@@ -68,7 +67,7 @@ import Testing
     let output = scratch.appendingPathComponent("out.raw").path
     for bomb in bombs {
       let run = try runImgfetchMeasured(["decode", bomb.path, "-o", output])
-      Self.expectBounded(run, files: 1, "decode \(bomb.type)")
+      Self.expectBounded(run, "decode \(bomb.type)")
       #expect(run.result.stderrText == "imgfetch: " + Self.limitLine(bomb.path, bomb.type, bomb.length) + "\n")
       #expect(!FileManager.default.fileExists(atPath: output))
     }
@@ -79,7 +78,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: scratch) }
     let bombs = try Self.bombs(in: scratch).filter { ["sCAL", "pCAL", "sPLT", "prVt"].contains($0.type) }
     let run = try runImgfetchMeasured(["--thumbnail", "64", "--jobs", "4"] + bombs.map(\.path))
-    Self.expectBounded(run, files: bombs.count, "--jobs 4")
+    Self.expectBounded(run, "--jobs 4")
     #expect(run.result.stderrText.split(separator: "\n").count == bombs.count + 1)  // and "N of M items failed"
   }
 
