@@ -192,8 +192,10 @@ import Testing
     defer { try? FileManager.default.removeItem(at: cache) }
     let arguments = Self.arguments(fixture.baseURL, cache: cache)
     #expect(try runImgfetch(arguments).status == 0)
-    // The object's answer now waits a minute; the signal comes once the request has arrived.
-    try await fixture.inject([["target": Self.objectRoute, "kind": "delay", "seconds": 60, "times": -1]])
+    // The object's answer now waits ten minutes; the signal comes once the request has arrived.
+    // (A minute was not enough margin: the `Task.sleep` poll below can wait that long for a free
+    // cooperative thread in an AddressSanitizer run under load.)
+    try await fixture.inject([["target": Self.objectRoute, "kind": "delay", "seconds": 600, "times": -1]])
     let before = try await fixture.requests(Self.objectRoute)
     let process = Process()
     process.executableURL = Fixtures.productsDirectory.appendingPathComponent("imgfetch")

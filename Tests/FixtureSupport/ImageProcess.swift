@@ -71,7 +71,18 @@ public func runProcess(_ path: String, _ arguments: [String], environment: [Stri
 public func runProcessOffThePool(_ path: String, _ arguments: [String], environment: [String: String] = [:])
   async throws -> ProcessResult
 {
+  try await offThePool { try runProcess(path, arguments, environment: environment) }
+}
+
+/// Runs blocking work (a wait for a child, a polling loop with `usleep`) on a thread of its own and
+/// returns its result: it holds none of Swift's cooperative threads, and needs none to make progress.
+/// A `Task.sleep` poll waits for a free cooperative thread each time it wakes, which the suite's
+/// synchronous tests (each blocking one while its child runs) can hold for minutes under
+/// AddressSanitizer and load.
+/// - Parameter body: The work.
+/// - Returns: What `body` returned.
+public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
   try await withCheckedThrowingContinuation { continuation in
-    Thread { continuation.resume(with: Result { try runProcess(path, arguments, environment: environment) }) }.start()
+    Thread { continuation.resume(with: Result { try body() }) }.start()
   }
 }

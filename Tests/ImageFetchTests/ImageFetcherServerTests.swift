@@ -84,7 +84,9 @@ import Thumbnails
   }
 
   @Test func cancellingTheCompletionTaskReportsCancellation() async throws {
-    try await fixture.inject([["target": fileRoute, "kind": "trickle", "chunk": 4096, "delay": 0.05]])
+    // 1 KB a second: the cancel must come before the end, even when the polling task below waits
+    // minutes for a cooperative thread (see `waitUntil`).
+    try await fixture.inject([["target": fileRoute, "kind": "trickle", "chunk": 1024, "delay": 1.0]])
     let fetcher = try fetcher()
     let log = ProgressLog()
     let result = await withCheckedContinuation { continuation in

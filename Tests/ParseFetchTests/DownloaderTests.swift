@@ -207,7 +207,9 @@ import Testing
   }
 
   @Test func cancellationStopsPromptlyAndKeepsThePart() async throws {
-    try await fault("trickle", ["chunk": 4096, "delay": 1.0])
+    // 1 KB a second, over five minutes: the cancel comes long before the end even when this task
+    // waits minutes for a cooperative thread (see `waitUntil`).
+    try await fault("trickle", ["chunk": 1024, "delay": 1.0])
     let log = ProgressLog()
     let task = Task { [part, fixture, name] in
       try await downloader().download(from: fixture.fileURL(name), to: part.path, progress: log.handler)
@@ -216,7 +218,7 @@ import Testing
     let cancelled = ContinuousClock.now
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
-    #expect(ContinuousClock.now - cancelled < .seconds(30), "well before the 80 s trickle ends")
+    #expect(ContinuousClock.now - cancelled < .seconds(120), "well before the trickle ends")
     let kept = try Data(contentsOf: part)
     #expect(kept.count > 0 && kept.count < original.count, "kept \(kept.count) bytes")
     #expect(original.starts(with: kept))
