@@ -7,6 +7,15 @@ import Testing
 /// One grammar, one JSON shape and one set of exit codes for every kind of source, in both
 /// executables (`imgfetch` runs local work itself and execs `imgfetch-fetch` for the network).
 @Suite(.timeLimit(.minutes(10))) struct CommandGrammarTests {
+  /// A fixture server whose class `Photo` holds one object, `aaaaaaaaaa`, with `image` (a fixture
+  /// image) stored under a Parse-style name in its `MainImage` column; and that stored name.
+  static func onePhoto(_ image: String) async throws -> (ParseFixture, String) {
+    let name = "0123456789abcdef0123456789abcdef_\(image)"
+    let fixture = try await ParseFixture(
+      files: [name: image], seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
+    return (fixture, name)
+  }
+
   static func objects(_ text: String) throws -> [[String: Any]] {
     try text.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
   }
@@ -43,10 +52,7 @@ import Testing
   }
 
   @Test func everySourceKindPrintsTheSameSchema() async throws {
-    let name = "0123456789abcdef0123456789abcdef_Landscape_1.jpg"
-    let fixture = try await ParseFixture(
-      files: [name: "Landscape_1.jpg"],
-      seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
+    let (fixture, name) = try await Self.onePhoto("Landscape_1.jpg")
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
     _ = try DiskCache(directory: cache.path)  // made (and tagged) first: the local source goes into it
@@ -131,10 +137,7 @@ import Testing
   /// exits 5 with the reason instead of 0, for local files, info, verify, a fetched object and the cache's stats. A
   /// reader that stops reading (`| head`) is not an error.
   @Test func resultsThatCannotBeWrittenExitFive() async throws {
-    let name = "0123456789abcdef0123456789abcdef_basn2c08.png"
-    let fixture = try await ParseFixture(
-      files: [name: "basn2c08.png"],
-      seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
+    let (fixture, name) = try await Self.onePhoto("basn2c08.png")
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
     let png = Fixtures.image("basn2c08.png")
@@ -199,10 +202,7 @@ import Testing
     #expect(local.status == 4)
     #expect(
       local.stdoutText == "\(png): PNG over a decode limit: image is 32x32 (1024 pixels), over the 1000-pixel limit\n")
-    let name = "0123456789abcdef0123456789abcdef_basn2c08.png"
-    let fixture = try await ParseFixture(
-      files: [name: "basn2c08.png"],
-      seed: ["classes": ["Photo": [ParseFixture.photo("aaaaaaaaaa", ParseFixture.file(name))]]])
+    let (fixture, name) = try await Self.onePhoto("basn2c08.png")
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
     let download = try runImgfetch(
