@@ -107,11 +107,18 @@ struct imc_stream {
   uint8_t *input; /* unconsumed bytes are input[input_start, input_length) */
   size_t input_start, input_length, input_capacity;
   uint64_t skip_pending; /* bytes the decoder skipped before they arrived (JPEG) */
+  /* JPEG's 1/8-scale fast path (imc_jpeg_eighth.c) may give up and start libjpeg over from the
+   * first byte: until it is known not to run, or done, every byte is kept (up to RETAIN_LIMIT). */
+  int retain;
+  int retain_overflow; /* more than RETAIN_LIMIT arrived while retaining */
+  char *source_file;   /* the bytes are this file's, which can be read again instead (or NULL) */
   uint8_t *rows;         /* queued rows are rows[head, head + count) (in rows of row_bytes) */
   size_t row_bytes, row_capacity, row_allocated, row_head, row_count;
   int whole_image; /* interlaced PNG: rows is the full image, handed out at the end */
   uint64_t rows_produced;
 };
+
+#define IMC_STREAM_RETAIN_LIMIT ((size_t)32 << 20)
 
 /* Sizes the row queue (whole_height > 0: one buffer for the whole image). IMC_OK or IMC_ERR_NO_MEMORY. */
 int32_t imc_stream_prepare_rows(imc_stream *stream, size_t row_bytes, uint32_t whole_height);

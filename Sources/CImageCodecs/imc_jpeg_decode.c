@@ -7,6 +7,7 @@
  * by our own processors so that a file full of markers cannot make libjpeg store them all.
  */
 #include "imc_internal.h"
+#include "imc_jpeg_eighth.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -53,6 +54,17 @@ struct imc_jpeg_session {
   size_t restart;             /* where libjpeg resumes after a suspension (its last sync point) */
   int phase;                  /* PUSH_* */
   int fed_fake_eoi;           /* the source is in the fake EOI: every real byte was used */
+  /* The 1/8-scale fast path (imc_jpeg_eighth.c) and what starting libjpeg over after it needs. */
+  imc_eighth *eighth;
+  size_t eighth_position; /* push mode: the fast path's place in the stream's input */
+  unsigned eighth_next, eighth_count; /* push mode: its decoded rows not yet queued */
+  int32_t scale_eighths;  /* push mode: the scale imc_stream_start chose */
+  int start_again;        /* push mode: libjpeg starts over after the fast path; no header hand-shake */
+  uint64_t rows_to_drop;  /* push mode: rows the fast path already queued */
+  int eighth_finished;    /* push mode: the fast path decoded the whole image */
+  int reading_file;       /* push mode: started over from the stream's source file (owns `file`) */
+  int started_over;       /* push mode: libjpeg decodes after the fast path gave up: never again */
+  uint8_t *drop_row;
 };
 
 /* libjpeg-turbo decodes a Huffman MCU on an unchecked fast path whenever its source window holds at
@@ -65,14 +77,14 @@ struct imc_jpeg_session {
  * verdict for the same bytes, however they arrive. */
 #define WINDOW 511
 
-enum { PUSH_HEADER = 0, PUSH_WAIT_START, PUSH_START, PUSH_ROWS, PUSH_FINISH, PUSH_DONE };
+enum { PUSH_HEADER = 0, PUSH_WAIT_START, PUSH_START, PUSH_EIGHTH, PUSH_ROWS, PUSH_FINISH, PUSH_DONE };
 
 /* Push mode before the end of the data: whether `count` bytes are already here. A marker processor
  * that would need more returns FALSE without consuming anything; libjpeg calls it again later. */
 static int push_lacks(j_decompress_ptr cinfo, size_t count) {
   struct imc_jpeg_session *session = cinfo->client_data;
   imc_stream *stream = session->stream;
-  if (!stream || stream->eof) return 0;
+  if (!stream || stream->eof || session->reading_file) return 0;
   size_t available = (size_t)(stream->input + stream->input_length - cinfo->src->next_input_byte);
   return available < count;
 }
@@ -184,7 +196,7 @@ static void skip_marker_bytes(j_decompress_ptr cinfo, long count) {
 static boolean on_app1(j_decompress_ptr cinfo) {
   struct imc_jpeg_session *session = session_of((j_common_ptr)cinfo);
   if (push_lacks(cinfo, 2)) return FALSE;
-  if (session->stream && !session->stream->eof) {
+  if (session->stream && !session->stream->eof && !session->reading_file) {
     unsigned wanted = peek_marker_length(cinfo);
     if (!session->exif_seen && wanted >= 14 && push_lacks(cinfo, 2 + (size_t)wanted)) return FALSE;
   }
@@ -207,7 +219,7 @@ static boolean on_app1(j_decompress_ptr cinfo) {
 static boolean on_app2(j_decompress_ptr cinfo) {
   struct imc_jpeg_session *session = session_of((j_common_ptr)cinfo);
   if (push_lacks(cinfo, 2)) return FALSE;
-  if (session->stream && !session->stream->eof) {
+  if (session->stream && !session->stream->eof && !session->reading_file) {
     unsigned wanted = peek_marker_length(cinfo);
     if (push_lacks(cinfo, 2 + (wanted < 12 ? wanted : 12))) return FALSE;
   }
@@ -409,6 +421,102 @@ int32_t imc_jpeg_open(imc_decoder *decoder, imc_status *status) {
   return choose_scaled_output(decoder, decoder->request.scale_eighths, status);
 }
 
+/* ---- The 1/8-scale fast path in pull mode ---- */
+
+/* A fresh decompressor, as imc_jpeg_open made the first (under the caller's setjmp). */
+static void recreate(struct imc_jpeg_session *session) {
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  jpeg_destroy_decompress(cinfo);
+  session->created = 0;
+  jpeg_create_decompress(cinfo);
+  session->created = 1;
+  configure(session);
+  session->exif_seen = 0;
+  session->cmyk_to_layout = 0;
+}
+
+/* After the fast path gave up: libjpeg decodes the file from its first byte, as if alone. */
+static void start_over_pull(imc_decoder *decoder, imc_status *status) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  recreate(session);
+  if (session->file) {
+    if (fseek(session->file, 0, SEEK_SET) != 0) fail(session, IMC_ERR_IO, "cannot read the file again");
+    session->length = session->offset = 0;
+  } else {
+    session->offset = 0;
+  }
+  use_source(session, pull_fill, pull_skip);
+  jpeg_read_header(cinfo, TRUE);
+  if (describe(decoder, status) != IMC_OK) longjmp(session->jump, 1);
+  if (choose_scaled_output(decoder, decoder->request.scale_eighths, status) != IMC_OK) longjmp(session->jump, 1);
+  jpeg_start_decompress(cinfo);
+}
+
+/* Bytes a pull-mode fast path reads at a time from a file. */
+#define EIGHTH_FILE_BUFFER ((size_t)256 << 10)
+
+/* Decodes the scan with the fast path when it applies (pixels into `pixels`, or none when NULL).
+ * Returns 1 when it decoded the whole image (libjpeg would accept it), 0 when libjpeg must decode
+ * (it did not apply, or it gave up: then libjpeg was started over from the first byte). */
+static int read_eighth(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  if (session->lenient || session->cmyk_to_layout || decoder->request.libjpeg_only) return 0;
+  /* Where the scan's bytes start: in the memory, or in the file buffer then the rest of the file. */
+  const JOCTET *next = cinfo->src->next_input_byte;
+  if (!next || next < session->bytes || next > session->bytes + session->length) return 0;
+  size_t position = (size_t)(next - session->bytes);
+  imc_eighth *eighth = imc_eighth_create(cinfo, pixels == NULL);
+  if (!eighth) return 0;
+  if (pixels && imc_eighth_row_bytes(eighth) < (size_t)cinfo->output_width * (size_t)cinfo->out_color_components) {
+    imc_eighth_destroy(eighth);
+    return 0;
+  }
+  const uint8_t *input = session->bytes;
+  size_t length = session->length;
+  int eof = session->file == NULL;
+  uint8_t *buffer = NULL;
+  if (session->file) {
+    buffer = malloc(EIGHTH_FILE_BUFFER);
+    if (!buffer) {
+      imc_eighth_destroy(eighth);
+      return 0;
+    }
+    length -= position;
+    memcpy(buffer, session->bytes + position, length);
+    position = 0;
+    input = buffer;
+  }
+  size_t output_bytes = (size_t)cinfo->output_width * (size_t)cinfo->out_color_components;
+  if (eof) imc_eighth_split(eighth, input, length, position);
+  uint32_t y = 0;
+  int result;
+  for (;;) {
+    result = imc_eighth_step(eighth, input, length, eof, &position);
+    if (result == IMC_EIGHTH_ROWS) {
+      unsigned count = 0;
+      uint8_t *rows = imc_eighth_rows(eighth, &count);
+      for (unsigned i = 0; i < count && pixels; i++, y++)
+        memcpy(pixels + (size_t)y * row_bytes, rows + (size_t)i * imc_eighth_row_bytes(eighth), output_bytes);
+      continue;
+    }
+    if (result != IMC_EIGHTH_INPUT || eof) break;
+    /* More of the file: keep what the fast path has not consumed, read after it. */
+    memmove(buffer, buffer + position, length - position);
+    length -= position;
+    position = 0;
+    size_t got = fread(buffer + length, 1, EIGHTH_FILE_BUFFER - length, session->file);
+    length += got;
+    if (got == 0) eof = 1;
+  }
+  imc_eighth_destroy(eighth);
+  free(buffer);
+  if (result == IMC_EIGHTH_DONE) return 1;
+  start_over_pull(decoder, status);
+  return 0;
+}
+
 /* Adobe-inverted CMYK (as libjpeg returns it) to the output layout: R = C*K/255, rounded. */
 static void convert_cmyk_row(const uint8_t *cmyk, uint8_t *out, uint32_t width, int32_t layout) {
   for (uint32_t x = 0; x < width; x++, cmyk += 4) {
@@ -430,6 +538,7 @@ int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, i
   session->status = status;
   if (setjmp(session->jump)) return status->code;
   jpeg_start_decompress(cinfo);
+  if (read_eighth(decoder, pixels, row_bytes, status)) return IMC_OK;
   uint32_t width = cinfo->output_width;
   if (session->cmyk_to_layout) {
     session->scratch = malloc((size_t)width * 4);
@@ -459,6 +568,7 @@ int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status) {
   session->status = status;
   if (setjmp(session->jump)) return status->code;
   jpeg_start_decompress(cinfo);
+  if (read_eighth(decoder, NULL, 0, status)) return IMC_OK;
   /* One row in libjpeg's own pool: released with the decompressor, also after a longjmp. */
   JSAMPARRAY row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE,
                                                 cinfo->output_width * (JDIMENSION)cinfo->output_components, 1);
@@ -550,6 +660,8 @@ int32_t imc_jpeg_stream_begin(imc_decoder *decoder, imc_status *status) {
   session->created = 1;
   configure(session);
   use_source(session, push_fill, push_skip);
+  /* Kept from the first byte until the fast path is known not to run (see imc_stream.retain). */
+  session->stream->retain = !session->lenient && !decoder->request.libjpeg_only && !session->stream->source_file;
   return IMC_OK;
 }
 
@@ -558,6 +670,8 @@ int32_t imc_jpeg_stream_start(imc_decoder *decoder, int32_t scale_eighths, imc_s
   session->status = status;
   if (setjmp(session->jump)) return status->code;
   if (choose_scaled_output(decoder, scale_eighths, status) != IMC_OK) return status->code;
+  session->scale_eighths = scale_eighths;
+  if (scale_eighths != 1 || session->cinfo.progressive_mode) session->stream->retain = 0;
   const imc_info *info = &decoder->info;
   size_t row_bytes = (size_t)info->output_width * imc_layout_bytes_per_pixel(info->output_layout);
   if (imc_stream_prepare_rows(session->stream, row_bytes, 0) != IMC_OK) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
@@ -569,15 +683,124 @@ int32_t imc_jpeg_stream_start(imc_decoder *decoder, int32_t scale_eighths, imc_s
   return IMC_OK;
 }
 
+/* ---- The 1/8-scale fast path in push mode ---- */
+
+/* The fast path gave up, or the bytes kept for it grew too many: libjpeg decodes the stream from
+ * its first byte, skipping the rows the fast path already queued. Its bytes are the kept ones, or
+ * the stream's source file read again (then libjpeg pulls, as from any file, and never waits). */
+static void start_over_push(struct imc_jpeg_session *session) {
+  imc_stream *stream = session->stream;
+  imc_eighth_destroy(session->eighth);
+  session->eighth = NULL;
+  session->rows_to_drop = stream->rows_produced;
+  session->eighth_next = session->eighth_count = 0;
+  recreate(session);
+  if (stream->source_file) {
+    session->file = fopen(stream->source_file, "rb");
+    session->file_buffer = session->file ? malloc(FILE_BUFFER_SIZE) : NULL;
+    if (!session->file) fail(session, IMC_ERR_IO, "cannot read the file again");
+    if (!session->file_buffer) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
+    session->reading_file = 1;
+    session->bytes = session->file_buffer;
+    session->length = session->offset = 0;
+    use_source(session, pull_fill, pull_skip);
+  } else {
+    use_source(session, push_fill, push_skip);
+  }
+  session->phase = PUSH_HEADER;
+  session->start_again = 1;
+  session->started_over = 1;
+  session->fed_fake_eoi = 0;
+  stream->skip_pending = 0;
+  stream->input_start = 0;
+  stream->retain = 0;
+}
+
+/* Runs the fast path: queues its rows, decodes more as bytes allow. Returns 0 to wait (for bytes
+ * or for room in the queue), 1 when libjpeg was started over and the pump should go on with it. */
+static int pump_eighth(imc_decoder *decoder) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  imc_stream *stream = session->stream;
+  size_t row_bytes = stream->row_bytes;
+  /* The fast path left off where the stream's unconsumed bytes start (moved to the front when the
+   * stream keeps none of the consumed ones). */
+  session->eighth_position = stream->input_start;
+  for (;;) {
+    while (session->eighth_next < session->eighth_count) {
+      size_t room = imc_stream_free_rows(stream);
+      if (room == 0) {
+        if (stream->unbounded) fail(session, IMC_ERR_NO_MEMORY, "out of memory for the rows");
+        return 0;
+      }
+      unsigned count = 0;
+      uint8_t *rows = imc_eighth_rows(session->eighth, &count);
+      size_t take = session->eighth_count - session->eighth_next;
+      if (take > room) take = room;
+      for (size_t i = 0; i < take; i++)
+        memcpy(imc_stream_slot(stream, i),
+               rows + (size_t)(session->eighth_next + i) * imc_eighth_row_bytes(session->eighth), row_bytes);
+      imc_stream_commit_rows(stream, take);
+      session->eighth_next += (unsigned)take;
+    }
+    if (stream->retain_overflow) {
+      start_over_push(session);
+      return 1;
+    }
+    if (stream->eof) imc_eighth_split(session->eighth, stream->input, stream->input_length, session->eighth_position);
+    int result = imc_eighth_step(session->eighth, stream->input, stream->input_length, stream->eof,
+                                 &session->eighth_position);
+    switch (result) {
+    case IMC_EIGHTH_ROWS: {
+      unsigned count = 0;
+      imc_eighth_rows(session->eighth, &count);
+      session->eighth_next = 0;
+      session->eighth_count = count;
+      continue;
+    }
+    case IMC_EIGHTH_INPUT: return 0;
+    case IMC_EIGHTH_DONE:
+      imc_eighth_destroy(session->eighth);
+      session->eighth = NULL;
+      stream->retain = 0;
+      session->eighth_finished = 1;
+      session->phase = PUSH_DONE;
+      return 0;
+    default:
+      start_over_push(session);
+      return 1;
+    }
+  }
+}
+
+/* After jpeg_start_decompress: whether the fast path takes the scan. */
+static int start_eighth(imc_decoder *decoder) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  struct jpeg_decompress_struct *cinfo = &session->cinfo;
+  imc_stream *stream = session->stream;
+  if (!(stream->retain || stream->source_file) || stream->retain_overflow || session->fed_fake_eoi ||
+      session->cmyk_to_layout || session->lenient || session->stream->decoder.request.libjpeg_only ||
+      session->started_over)
+    return 0;
+  if (stream->row_bytes != (size_t)cinfo->output_width * (size_t)cinfo->out_color_components) return 0;
+  session->eighth = imc_eighth_create(cinfo, 0);
+  if (!session->eighth) return 0;
+  session->eighth_position = (size_t)(session->source.next_input_byte - stream->input);
+  session->eighth_next = session->eighth_count = 0;
+  return 1;
+}
+
 int32_t imc_jpeg_stream_pump(imc_decoder *decoder, imc_status *status) {
   struct imc_jpeg_session *session = decoder->jpeg;
   struct jpeg_decompress_struct *cinfo = &session->cinfo;
   imc_stream *stream = session->stream;
   session->status = status;
   struct jpeg_source_mgr *source = &session->source;
-  session->restart = stream->input_start;
-  push_window(session, stream->input_start);
   int32_t code = IMC_OK;
+begin:
+  if (!session->reading_file) {
+    session->restart = stream->input_start;
+    push_window(session, stream->input_start);
+  }
   if (setjmp(session->jump)) {
     code = status->code;
     goto consumed;
@@ -589,6 +812,18 @@ int32_t imc_jpeg_stream_pump(imc_decoder *decoder, imc_status *status) {
       goto consumed;
     }
     session->phase = PUSH_WAIT_START;
+    if (!session->start_again) goto consumed;
+    /* Started over after the fast path: the scale was chosen and the rows prepared before. */
+    if (choose_scaled_output(decoder, session->scale_eighths, status) != IMC_OK) {
+      code = status->code;
+      goto consumed;
+    }
+    session->drop_row = malloc((size_t)cinfo->output_width * (size_t)cinfo->output_components + 64);
+    if (!session->drop_row) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
+    session->phase = PUSH_START;
+  }
+  if (session->phase == PUSH_EIGHTH) {
+    if (pump_eighth(decoder)) goto begin;
     goto consumed;
   }
   /* libjpeg's arithmetic decoder cannot suspend: an arithmetic-coded file waits for its last byte. */
@@ -596,11 +831,23 @@ int32_t imc_jpeg_stream_pump(imc_decoder *decoder, imc_status *status) {
   if (session->phase == PUSH_START) {
     if (!jpeg_start_decompress(cinfo)) goto consumed;
     session->phase = PUSH_ROWS;
+    if (start_eighth(decoder)) {
+      session->phase = PUSH_EIGHTH;
+      if (pump_eighth(decoder)) goto begin;
+      goto consumed;
+    }
+    stream->retain = 0;
   }
   while (session->phase == PUSH_ROWS) {
     if (cinfo->output_scanline >= cinfo->output_height) {
       session->phase = PUSH_FINISH;
       break;
+    }
+    if (session->rows_to_drop > 0) {
+      JSAMPROW row = session->drop_row;
+      if (jpeg_read_scanlines(cinfo, &row, 1) == 0) goto consumed;
+      session->rows_to_drop--;
+      continue;
     }
     size_t room = imc_stream_free_rows(stream);
     if (room == 0) {
@@ -627,7 +874,9 @@ int32_t imc_jpeg_stream_pump(imc_decoder *decoder, imc_status *status) {
     session->phase = PUSH_DONE;
   }
 consumed:
-  if (session->fed_fake_eoi) stream->input_start = stream->input_length;
+  if (session->reading_file) stream->input_start = stream->input_length; /* libjpeg reads the file */
+  else if (session->eighth || session->eighth_finished) stream->input_start = session->eighth_position;
+  else if (session->fed_fake_eoi) stream->input_start = stream->input_length;
   else stream->input_start = (size_t)(source->next_input_byte - stream->input);
   return code;
 }
@@ -641,6 +890,9 @@ void imc_jpeg_close(imc_decoder *decoder) {
   free(session->marker_buffer);
   free(session->scratch);
   free(session->file_buffer);
+  if (session->reading_file && session->file) fclose(session->file);
+  free(session->drop_row);
+  imc_eighth_destroy(session->eighth);
   free(session);
   decoder->jpeg = NULL;
 }

@@ -81,6 +81,11 @@ int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
   cinfo.optimize_coding = options->optimize ? TRUE : FALSE;
   cinfo.dct_method = JDCT_ISLOW;
   if (options->progressive) jpeg_simple_progression(&cinfo);
+  if (cinfo.num_components == 3 && options->luma_h_sampling > 0 && options->luma_v_sampling > 0) {
+    cinfo.comp_info[0].h_samp_factor = options->luma_h_sampling > 2 ? 2 : options->luma_h_sampling;
+    cinfo.comp_info[0].v_samp_factor = options->luma_v_sampling > 2 ? 2 : options->luma_v_sampling;
+  }
+  if (options->restart_interval > 0) cinfo.restart_interval = (unsigned)options->restart_interval;
   jpeg_start_compress(&cinfo, TRUE);
   /* Markers written now follow SOI and the JFIF APP0 segment, before the tables and scans. */
   if (comment) jpeg_write_marker(&cinfo, JPEG_COM, (const JOCTET *)comment, (unsigned int)comment_length);

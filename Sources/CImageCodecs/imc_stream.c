@@ -36,20 +36,24 @@ static int32_t failed(imc_stream *stream, imc_status *status) {
 /* Keeps `length` more bytes after the unconsumed ones, dropping what a skip already passed over. */
 static int32_t keep_input(imc_stream *stream, const uint8_t *data, size_t length, imc_status *status) {
   if (stream->skip_pending > 0) {
+    /* Bytes dropped: the kept ones no longer start at the first byte, so no fast path. */
+    if (stream->retain) stream->retain_overflow = 1;
+    stream->retain = 0;
     size_t drop = stream->skip_pending < length ? (size_t)stream->skip_pending : length;
     stream->skip_pending -= drop;
     data += drop;
     length -= drop;
   }
+  if (stream->retain && stream->input_length + length > IMC_STREAM_RETAIN_LIMIT) stream->retain_overflow = 1;
   size_t unconsumed = stream->input_length - stream->input_start;
-  if (stream->input_start > 0) {
+  if (stream->input_start > 0 && !stream->retain) {
     memmove(stream->input, stream->input + stream->input_start, unconsumed);
     stream->input_start = 0;
     stream->input_length = unconsumed;
   }
-  if (unconsumed + length > stream->input_capacity) {
+  if (stream->input_length + length > stream->input_capacity) {
     size_t capacity = stream->input_capacity ? stream->input_capacity : 65536;
-    while (capacity < unconsumed + length) capacity *= 2;
+    while (capacity < stream->input_length + length) capacity *= 2;
     uint8_t *grown = realloc(stream->input, capacity);
     if (!grown) {
       imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory for the input");
@@ -141,6 +145,12 @@ int32_t imc_stream_start(imc_stream *stream, int32_t scale_eighths, imc_status *
   return pump(stream, status);
 }
 
+int32_t imc_stream_set_source_file(imc_stream *stream, const char *path) {
+  free(stream->source_file);
+  stream->source_file = path ? strdup(path) : NULL;
+  return path && !stream->source_file ? IMC_ERR_NO_MEMORY : IMC_OK;
+}
+
 int32_t imc_stream_state(const imc_stream *stream) { return stream->state; }
 
 void imc_stream_info(const imc_stream *stream, imc_info *info) { *info = stream->decoder.info; }
@@ -203,6 +213,7 @@ void imc_stream_destroy(imc_stream *stream) {
   if (stream->decoder.jpeg) imc_jpeg_close(&stream->decoder);
   free(stream->input);
   free(stream->rows);
+  free(stream->source_file);
   free(stream);
 }
 

@@ -219,6 +219,7 @@ extension DecodeOptions {
     request.max_height = UInt32(clamping: Swift.max(1, limits.maxHeight))
     request.max_pixels = UInt64(Swift.max(1, limits.maxPixels))
     request.max_chunk_bytes = UInt64(Swift.max(1, limits.maxChunkBytes))
+    request.libjpeg_only = libjpegOnly ? 1 : 0
     return request
   }
 }

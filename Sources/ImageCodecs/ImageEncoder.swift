@@ -55,12 +55,33 @@ public enum ImageEncoder {
   public static func encode(_ image: Image, as format: EncodedFormat, comment: String? = nil) throws(EncodeError)
     -> [UInt8]
   {
+    try encode(image, as: format, comment: comment, lumaSampling: (0, 0), restartInterval: 0)
+  }
+
+  /// A JPEG with the given luma sampling factors (1 or 2 each; chroma 1) and restart interval
+  /// (MCUs, 0 for none): how the tests make 4:4:4, 4:2:2, 4:4:0 and 4:2:0 files, with and without
+  /// restart markers.
+  package static func encodeJPEG(
+    _ image: Image, quality: Int, lumaSampling: (horizontal: Int, vertical: Int), restartInterval: Int
+  ) throws(EncodeError) -> [UInt8] {
+    try encode(
+      image, as: .jpeg(quality: quality), comment: nil, lumaSampling: lumaSampling, restartInterval: restartInterval)
+  }
+
+  private static func encode(
+    _ image: Image, as format: EncodedFormat, comment: String?, lumaSampling: (horizontal: Int, vertical: Int),
+    restartInterval: Int
+  ) throws(EncodeError) -> [UInt8] {
     if let comment, comment.utf8.contains(0) {
       throw EncodeError(format: format.imageFormat, message: "a comment cannot hold a NUL character", path: nil)
     }
     var status = imc_status()
     var buffer = imc_buffer()
-    let code = withOptionalCString(comment) { comment in encode(image, as: format, comment: comment, &buffer, &status) }
+    let code = withOptionalCString(comment) { comment in
+      encode(
+        image, as: format, comment: comment, lumaSampling: lumaSampling, restartInterval: restartInterval, &buffer,
+        &status)
+    }
     defer { imc_buffer_free(&buffer) }
     guard code == IMC_OK, let data = buffer.data else {
       throw EncodeError(format: format.imageFormat, message: status.messageText, path: nil)
@@ -76,7 +97,8 @@ public enum ImageEncoder {
 
   /// The C encoder call for `format`.
   private static func encode(
-    _ image: Image, as format: EncodedFormat, comment: UnsafePointer<CChar>?, _ buffer: inout imc_buffer,
+    _ image: Image, as format: EncodedFormat, comment: UnsafePointer<CChar>?,
+    lumaSampling: (horizontal: Int, vertical: Int), restartInterval: Int, _ buffer: inout imc_buffer,
     _ status: inout imc_status
   ) -> Int32 {
     image.withUnsafeBytes { raw in
@@ -86,7 +108,10 @@ public enum ImageEncoder {
       switch format {
       case .jpeg(let quality, let progressive):
         var options = imc_jpeg_options(
-          quality: Int32(clamping: quality), progressive: progressive ? 1 : 0, optimize: 1)
+          quality: Int32(clamping: quality), progressive: progressive ? 1 : 0, optimize: 1,
+          luma_h_sampling: Int32(clamping: lumaSampling.horizontal),
+          luma_v_sampling: Int32(clamping: lumaSampling.vertical),
+          restart_interval: Int32(clamping: restartInterval))
         return imc_jpeg_encode(
           pixels, width, height, image.bytesPerRow, layout, &options, comment, &buffer, &status)
       case .png(let level):

@@ -68,6 +68,15 @@ public final class StreamingDecoder {
 
   deinit { imc_stream_destroy(stream) }
 
+  /// Says, before the first ``append(_:)``, that the bytes to come are the file at `path`. A JPEG
+  /// decoded by imgfetch's own 1/8-scale decoder then keeps none of them in memory: should libjpeg
+  /// have to decode from the start after all (damaged data, an unusual end), it reads the file
+  /// again. Without it the decoder keeps a JPEG's bytes (up to 32 MiB) while that decoder runs.
+  package func readsFile(_ path: String) {
+    guard let stream else { return }
+    if imc_stream_set_source_file(stream, path) != IMC_OK { imc_stream_set_source_file(stream, nil) }
+  }
+
   /// Rows decoded and queued, not yet handed out by ``readRows(into:at:)`` (reading decodes more).
   public var availableRows: Int { stream.map { Int(imc_stream_rows_available($0)) } ?? 0 }
 

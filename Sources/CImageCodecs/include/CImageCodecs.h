@@ -85,6 +85,8 @@ typedef struct {
   uint32_t max_height;
   uint64_t max_pixels;
   uint64_t max_chunk_bytes; /* PNG: largest ancillary chunk (decompressed) libpng may allocate */
+  int32_t libjpeg_only;     /* nonzero: libjpeg decodes every JPEG scan, also where the 1/8-scale
+                               fast path would (tests compare the two) */
 } imc_request;
 
 /* What the header says, and what the decoder will produce. */
@@ -148,6 +150,10 @@ enum {
 };
 
 imc_stream *imc_stream_create(const imc_request *request);
+/* Before the first byte: the bytes to come are the file at `path`, which can be read again. A JPEG
+ * decoded by the 1/8-scale fast path then keeps none of them: should libjpeg have to decode the
+ * stream from its start after all, it reads the file. IMC_OK, or IMC_ERR_NO_MEMORY. */
+int32_t imc_stream_set_source_file(imc_stream *stream, const char *path);
 /* Appends bytes and decodes what they allow. Returns IMC_OK or the error (which sticks). */
 int32_t imc_stream_append(imc_stream *stream, const uint8_t *data, size_t length, imc_status *status);
 /* JPEG in IMC_STREAM_HEADER_READY: decode at scale_eighths/8 (checked against the limits), then go on. */
@@ -182,6 +188,9 @@ typedef struct {
   int32_t quality;     /* 1...100 */
   int32_t progressive; /* nonzero: progressive scans */
   int32_t optimize;    /* nonzero: optimized Huffman tables */
+  int32_t luma_h_sampling; /* colour images: luma sampling factors 1...2 (chroma 1); 0: 2x2 */
+  int32_t luma_v_sampling;
+  int32_t restart_interval; /* MCUs between restart markers; 0: none */
 } imc_jpeg_options;
 
 /* Encodes gray8, rgb8 or rgba8/grayAlpha8 (alpha ignored) pixels as JPEG. A non-NULL `comment`

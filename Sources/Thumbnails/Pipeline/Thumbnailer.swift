@@ -197,6 +197,7 @@ public struct Thumbnailer: Sendable {
     let path = source.path
     let stream = try ThumbnailStream(options: options, flattensAlphaForJPEG: flattenAlpha == nil, path: path)
     let decoder = StreamingDecoder(options: stream.decodeOptions, scaleForHeader: stream.scale(for:))
+    if let path { decoder.readsFile(path) }
     do throws(ThumbnailError) {
       try source.forEachChunk { (chunk) throws(ThumbnailError) in
         do throws(DecodeError) { try decoder.append(chunk) } catch { throw .decode(error) }
