@@ -100,7 +100,7 @@ struct imc_stream {
   imc_decoder decoder;
   int32_t state;       /* IMC_STREAM_* */
   imc_status failure;  /* once failed, every call reports this */
-  int eof;             /* finish was called: no more bytes will come */
+  int eof;             /* no more bytes will come (a JPEG's last were appended, or finish was called) */
   int unbounded;       /* finishing: the row queue may grow past its capacity */
   uint8_t magic[8];    /* the first bytes, until the format is known */
   size_t magic_length;

@@ -116,7 +116,7 @@ static int32_t sniff(imc_stream *stream, const uint8_t *data, size_t length, siz
   return IMC_OK;
 }
 
-int32_t imc_stream_append(imc_stream *stream, const uint8_t *data, size_t length, imc_status *status) {
+static int32_t append(imc_stream *stream, const uint8_t *data, size_t length, int last, imc_status *status) {
   memset(status, 0, sizeof *status);
   if (stream->state == IMC_STREAM_FAILED) return failed(stream, status);
   if (stream->eof) {
@@ -131,9 +131,19 @@ int32_t imc_stream_append(imc_stream *stream, const uint8_t *data, size_t length
     if (stream->decoder.format == IMC_FORMAT_UNKNOWN) return IMC_OK;
   }
   if (stream->state == IMC_STREAM_DONE) return IMC_OK; /* bytes after the end are ignored, as when pulling */
+  /* A JPEG's decoding may know now that no bytes follow (the row queue stays bounded until finish). */
+  if (last && stream->decoder.format == IMC_FORMAT_JPEG) stream->eof = 1;
   if (keep_input(stream, data, length, status) != IMC_OK) return fail(stream, status);
   if (stream->decoder.format == IMC_FORMAT_PNG) imc_png_stream_scan(&stream->decoder, data, length, status);
   return pump(stream, status);
+}
+
+int32_t imc_stream_append(imc_stream *stream, const uint8_t *data, size_t length, imc_status *status) {
+  return append(stream, data, length, 0, status);
+}
+
+int32_t imc_stream_append_last(imc_stream *stream, const uint8_t *data, size_t length, imc_status *status) {
+  return append(stream, data, length, 1, status);
 }
 
 int32_t imc_stream_start(imc_stream *stream, int32_t scale_eighths, imc_status *status) {

@@ -52,6 +52,7 @@ public final class StreamingDecoder {
   public private(set) var outputPixelFormat: PixelFormat?
 
   /// Rows handed out so far.
+  private var appendedLast = false
   public private(set) var rowsRead = 0
 
   /// Creates a decoder.
@@ -90,13 +91,28 @@ public final class StreamingDecoder {
   ///   the limits throws on the append that completes it). After a throw the decoder is spent: every
   ///   later call throws the same error.
   public func append(_ bytes: some ContiguousBytes) throws(DecodeError) {
+    try append(bytes, last: false)
+  }
+
+  /// Feeds the last bytes of the file: as ``append(_:)``, and the decoder knows that no more
+  /// follow, so a large JPEG can be decoded by two threads from here on. ``finish()`` must still
+  /// be called; no bytes may be appended after this.
+  public func appendLast(_ bytes: some ContiguousBytes) throws(DecodeError) {
+    try append(bytes, last: true)
+  }
+
+  private func append(_ bytes: some ContiguousBytes, last: Bool) throws(DecodeError) {
     let stream = try live()
-    guard !finished else {
+    guard !finished, !appendedLast else {
       throw fail(DecodeError(kind: .invalidArgument, format: header?.format, message: "append after finish"))
     }
+    appendedLast = last
     var status = imc_status()
     let code = bytes.withUnsafeBytes { raw in
-      imc_stream_append(stream, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &status)
+      let start = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+      return last
+        ? imc_stream_append_last(stream, start, raw.count, &status)
+        : imc_stream_append(stream, start, raw.count, &status)
     }
     try check(code, status)
     try advance(stream)

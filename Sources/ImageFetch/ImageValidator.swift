@@ -68,6 +68,14 @@ final class ImageValidator: DownloadValidator {
     try takeRows()
   }
 
+  /// The rest of the download at once, known to be all of it: the decoder may split a large JPEG
+  /// scan between two threads.
+  func consumeLast(_ bytes: UnsafeRawBufferPointer) throws {
+    takeSlot()
+    try decoder.appendLast(bytes)
+    try takeRows()
+  }
+
   func finish(file: String) throws {
     takeSlot()
     defer { releaseSlot() }

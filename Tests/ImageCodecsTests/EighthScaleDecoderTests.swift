@@ -58,7 +58,8 @@ import Testing
         { Outcome(StreamingDecoderTests.stream(bytes, options: $0, seed: seed, maxChunk: 1 + Int(seed % 70_000))) },
         format: format)
     }
-    compare("streamed, its file named", { Outcome(Self.streamNamingFile(bytes, file: file, options: $0)) }, format: .source)
+    compare(
+      "streamed, its file named", { Outcome(Self.streamNamingFile(bytes, file: file, options: $0)) }, format: .source)
     compare(
       "from a file",
       { options in

@@ -16,7 +16,13 @@ final class ConsumerRun: @unchecked Sendable {
     var written: Int64 = 0
     /// Whether a drain is queued or running.
     var draining = false
+    /// The transfer has ended: `written` is the file's size.
+    var complete = false
   }
+
+  /// The most read at once when the transfer has ended: the rest of the file up to this size goes
+  /// to the consumer in one piece, known to be the last (a decoder can then split the work).
+  static let lastReadSize = 64 << 20
 
   /// The most read from the file at a time.
   static let readSize = 1 << 18
@@ -71,6 +77,7 @@ final class ConsumerRun: @unchecked Sendable {
   /// the flush the cache does before the file may become an entry then finds nothing left to
   /// write, and the disk's latency is paid while the decoder finishes, not after it.
   func finish(done: @escaping @Sendable ((any Error)?) -> Void) {
+    state.withLock { $0.complete = true }
     let path = file
     DispatchQueue(label: "ParseFetch.EarlyFlush", qos: .utility).async {
       let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -107,21 +114,26 @@ final class ConsumerRun: @unchecked Sendable {
   /// Consumes the bytes written and not yet consumed, a read buffer at a time.
   private func drain() {
     while true {
-      let target = state.withLock { state -> Int64? in
+      let read = state.withLock { state -> (target: Int64, complete: Bool)? in
         guard state.error == nil, !state.abandoned, consumed < state.written else {
           state.draining = false
           return nil
         }
-        return state.written
+        return (state.written, state.complete)
       }
-      guard let target else { return }
+      guard let (target, complete) = read else { return }
       do {
         if handle == nil { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file)) }
         try handle!.seek(toOffset: UInt64(consumed))
-        let count = Int(min(target - consumed, Int64(Self.readSize)))
+        let last = complete && target - consumed <= Int64(Self.lastReadSize)
+        let count = last ? Int(target - consumed) : Int(min(target - consumed, Int64(Self.readSize)))
         let chunk = try handle!.read(upToCount: count) ?? Data()
         guard !chunk.isEmpty else { throw CocoaError(.fileReadCorruptFile) }
-        try chunk.withUnsafeBytes { try consumer.consume($0) }
+        if last && chunk.count == count {
+          try chunk.withUnsafeBytes { try consumer.consumeLast($0) }
+        } else {
+          try chunk.withUnsafeBytes { try consumer.consume($0) }
+        }
         consumed += Int64(chunk.count)
       } catch {
         state.withLock {

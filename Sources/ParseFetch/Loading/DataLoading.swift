@@ -29,8 +29,15 @@ public protocol DataLoading: Sendable {
 public protocol DownloadConsumer: AnyObject {
   /// Takes the next bytes of the file; throwing rejects the download and stops the transfer.
   func consume(_ bytes: UnsafeRawBufferPointer) throws
+  /// Takes the last bytes of the file, when they are known to be the last before ``finish(file:)``
+  /// (the transfer had ended when they were read); by default as ``consume(_:)``.
+  func consumeLast(_ bytes: UnsafeRawBufferPointer) throws
   /// Called once after the last byte, with the complete file; throwing rejects the download.
   func finish(file: String) throws
+}
+
+extension DownloadConsumer {
+  public func consumeLast(_ bytes: UnsafeRawBufferPointer) throws { try consume(bytes) }
 }
 
 /// Makes a fresh ``DownloadConsumer`` for each attempt of a download.
