@@ -82,7 +82,8 @@ let package = Package(
     .testTarget(name: "SystemFilesTests", dependencies: ["SystemFiles"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
     // The fixture Parse Server, nginx and scratch files for the fetch tests.
-    .target(name: "ParseFixtureSupport", dependencies: ["ParseFetch"], path: "Tests/ParseFixtureSupport"),
+    .target(
+      name: "ParseFixtureSupport", dependencies: ["ParseFetch", "FixtureSupport"], path: "Tests/ParseFixtureSupport"),
     .testTarget(name: "ParseFetchTests", dependencies: ["ParseFetch", "ParseFixtureSupport"]),
     .testTarget(
       name: "ImageFetchTests", dependencies: ["ImageFetch", "ImageCodecs", "ParseFixtureSupport", "Thumbnails"]),
