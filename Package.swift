@@ -75,13 +75,15 @@ let package = Package(
     // decode, cached, and returned decoded.
     .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails"]),
     // Fixture paths, reference hashes and process helpers shared by the test targets.
-    // SHA-256 in C for the reference-pixel hashes: fast enough at -O0 in debug builds.
+    // SHA-256 in C for the reference-pixel hashes (fast enough at -O0 in debug builds), and the
+    // posix_spawn that starts test children with no descriptor of the test process but 0-2.
     .target(name: "CFixtureSupport", path: "Tests/CFixtureSupport"),
     .target(name: "FixtureSupport", dependencies: ["CFixtureSupport"], path: "Tests/FixtureSupport"),
     .testTarget(name: "SystemFilesTests", dependencies: ["SystemFiles"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
     // The fixture Parse Server, nginx and scratch files for the fetch tests.
-    .target(name: "ParseFixtureSupport", dependencies: ["ParseFetch"], path: "Tests/ParseFixtureSupport"),
+    .target(
+      name: "ParseFixtureSupport", dependencies: ["ParseFetch", "FixtureSupport"], path: "Tests/ParseFixtureSupport"),
     .testTarget(name: "ParseFetchTests", dependencies: ["ParseFetch", "ParseFixtureSupport"]),
     .testTarget(
       name: "ImageFetchTests", dependencies: ["ImageFetch", "ImageCodecs", "ParseFixtureSupport", "Thumbnails"]),

@@ -24,7 +24,8 @@ public func runImgfetch(_ arguments: [String], environment: [String: String] = [
     Fixtures.productsDirectory.appendingPathComponent("imgfetch").path, arguments, environment: environment)
 }
 
-/// Runs an executable and collects its output (both pipes drained concurrently).
+/// Runs an executable and collects its output (both pipes drained concurrently). Its standard input
+/// is /dev/null, and it gets no other descriptor of the test process (see ``ChildProcess``).
 /// - Parameters:
 ///   - path: The executable.
 ///   - arguments: Its arguments.
@@ -33,30 +34,26 @@ public func runImgfetch(_ arguments: [String], environment: [String: String] = [
 public func runProcess(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws
   -> ProcessResult
 {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  process.standardInput = FileHandle.nullDevice
-  try process.run()
+  let out = try ChildProcess.pipe()
+  let err = try ChildProcess.pipe()
+  let pid = try ChildProcess.spawn(
+    [path] + arguments, environment: environment, stdio: [-1, out.writing.fileDescriptor, err.writing.fileDescriptor])
+  // The child has its own copies now. Ours go, so the reads below end when the child and whatever
+  // it left running have closed theirs.
+  try out.writing.close()
+  try err.writing.close()
   let group = DispatchGroup()
   nonisolated(unsafe) var errData = Data()
   group.enter()
   // A thread of its own: a global dispatch thread blocked here for the child's whole run would be
   // one of the few (one per core on Linux) that in-process tests' URLSession callbacks need.
   Thread {
-    errData = err.fileHandleForReading.readDataToEndOfFile()
+    errData = err.reading.readDataToEndOfFile()
     group.leave()
   }.start()
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  let outData = out.reading.readDataToEndOfFile()
   group.wait()
-  process.waitUntilExit()
-  let status =
-    process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+  let status = ChildProcess.wait(pid)
   return ProcessResult(status: status, stdout: [UInt8](outData), stderr: [UInt8](errData))
 }
 

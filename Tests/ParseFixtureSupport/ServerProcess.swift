@@ -1,9 +1,19 @@
+import FixtureSupport
 import Foundation
 
 /// A server child process that prints `PORT <n>` when ready; terminated by `stop()` or deinit.
+///
+/// It is started with ``ChildProcess`` rather than Foundation's `Process`, so it holds no descriptor
+/// of the test process but its standard ones: a server lives for a whole test, and one that held
+/// the write end of another test's pipe would keep that test waiting for EOF until it stopped.
 public final class ServerProcess: @unchecked Sendable {
   public let port: Int
-  private let process: Process
+  /// The server's process id (the tests look into `/proc/<id>/fd`).
+  public let processIdentifier: pid_t
+  /// The read end of the server's standard output, open while it runs so it can keep writing.
+  private let output: FileHandle
+  private let stopping = NSLock()
+  private var stopped = false
 
   /// Starts `arguments[0]` and waits for its `PORT` line on a thread of its own, so the
   /// blocking reads and polls never hold up Swift's cooperative pool (2 threads here), where
@@ -16,49 +26,56 @@ public final class ServerProcess: @unchecked Sendable {
 
   /// Starts `arguments[0]` and waits for its `PORT` line, blocking the calling thread.
   ///
-  /// The child starts through a small python trampoline that unblocks every signal: a child
-  /// spawned by `Process` from a test thread inherits that thread's mask, in which SIGTERM is
-  /// blocked, so it would otherwise never stop.
+  /// The server starts with no signal blocked: a test thread's mask, which a child inherits
+  /// otherwise, blocks SIGTERM, and the server would never stop.
   private init(_ arguments: [String]) throws {
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    let unblock =
-      "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
-    process.arguments = ["python3", "-c", unblock] + arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["NGINX_TEST_HOST_WATCH_PARENT": "1"]) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
+    let pipe = try ChildProcess.pipe()
     // Never the test process's own stderr: `swift test` reads that pipe until every holder
     // closes it, so a server that outlives the test binary would hang the run.
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).log")
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    process.standardError = try FileHandle(forWritingTo: log)
-    try process.run()
+    let logFile = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    defer {
+      if logFile >= 0 { close(logFile) }
+      try? FileManager.default.removeItem(at: log)  // the server keeps writing to the open file
+    }
+    let pid = try ChildProcess.spawn(
+      arguments, environment: ["NGINX_TEST_HOST_WATCH_PARENT": "1"],
+      stdio: [-1, pipe.writing.fileDescriptor, logFile], unblockSignals: true)
+    try pipe.writing.close()
     var text = ""
     while !text.contains("\n") {
-      let chunk = output.fileHandleForReading.availableData
+      let chunk = pipe.reading.availableData
       guard !chunk.isEmpty else { break }
       text += String(decoding: chunk, as: UTF8.self)
     }
+    processIdentifier = pid
+    output = pipe.reading
     guard let line = text.split(separator: "\n").first, line.hasPrefix("PORT "),
       let port = Int(line.dropFirst(5))
     else {
-      process.terminate()
+      port = 0
+      stop()
       let errors = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
       throw StartFailure(command: arguments.joined(separator: " "), output: text + errors)
     }
     self.port = port
-    try? FileManager.default.removeItem(at: log)  // the child keeps writing to the open file
     try waitUntilListening()
   }
 
   deinit { stop() }
 
-  /// Sends SIGTERM. It does not wait: on Linux `waitUntilExit()` can hang off the main
-  /// thread, and the servers exit at once on SIGTERM anyway.
+  /// Sends SIGTERM (once), then reaps the server on a thread of its own without waiting for it:
+  /// the servers exit at once on SIGTERM, and the caller may be one of the cooperative threads.
+  /// Nothing reaps the server before this, so its process id cannot have passed to another process.
   public func stop() {
-    if process.isRunning { process.terminate() }
+    let first = stopping.withLock {
+      defer { stopped = true }
+      return !stopped
+    }
+    guard first else { return }
+    kill(processIdentifier, SIGTERM)
+    let pid = processIdentifier
+    Thread { _ = ChildProcess.wait(pid) }.start()
   }
 
   /// Polls the port until a TCP connection succeeds (at most 10 s).
