@@ -603,12 +603,13 @@ typedef struct split_state {
   uint32_t *ac_first;    /* per MCU: its first AC pair */
   uint8_t *ac_positions; /* (position, value) pairs of each AC-decoded block, 0 ends a block */
   int16_t *ac_values;
-  size_t ac_count, ac_capacity;
-  int exhausted; /* no memory for more pairs */
+  size_t ac_count, ac_capacity; /* the pairs are allocated whole (untouched pages cost nothing), */
+  int exhausted;                 /* so they never move while the first thread reads them */
   JCOEF block[DCTSIZE2];
   _Atomic size_t recorded; /* starts[0, recorded) are written (release/acquire) */
   atomic_int stop;
-  size_t ended;  /* records there are once the thread is done (read after the join) */
+  size_t ended;        /* records there are, once `finished` */
+  atomic_int finished; /* set (release) when the thread is done */
   size_t cursor; /* the first thread's search in starts[] */
   size_t replay; /* after the meeting: the next record to replay */
   int joined;
@@ -616,16 +617,8 @@ typedef struct split_state {
 
 static int store_pair(split_state *split, uint8_t position, int16_t value) {
   if (split->ac_count == split->ac_capacity) {
-    size_t capacity = split->ac_capacity ? split->ac_capacity * 2 : 65536;
-    uint8_t *positions = realloc(split->ac_positions, capacity);
-    if (positions) split->ac_positions = positions;
-    int16_t *values = positions ? realloc(split->ac_values, capacity * sizeof(int16_t)) : NULL;
-    if (!values) {
-      split->exhausted = 1;
-      return 0;
-    }
-    split->ac_values = values;
-    split->ac_capacity = capacity;
+    split->exhausted = 1;
+    return 0;
   }
   split->ac_positions[split->ac_count] = position;
   split->ac_values[split->ac_count++] = value;
@@ -680,6 +673,7 @@ static void *speculate(void *argument) {
     split->reader.count -= 1;
   }
   split->ended = mcu;
+  atomic_store_explicit(&split->finished, 1, memory_order_release);
   return NULL;
 }
 
@@ -746,6 +740,19 @@ void imc_eighth_split(imc_eighth *eighth, const uint8_t *input, size_t length, s
   split->failed = malloc(split->capacity);
   split->differences = malloc(split->capacity * (size_t)cinfo->blocks_in_MCU * sizeof *split->differences);
   split->ac_first = malloc(split->capacity * sizeof *split->ac_first);
+  /* At most 63 pairs and an end per block whose AC coefficients are decoded. */
+  size_t ac_blocks = 0;
+  for (int block = 0; block < cinfo->blocks_in_MCU; block++)
+    ac_blocks += (size_t)wants_ac(eighth, &eighth->components[eighth->block_component[block]]);
+  split->ac_capacity = split->capacity * ac_blocks * DCTSIZE2;
+  if (split->ac_capacity) {
+    split->ac_positions = malloc(split->ac_capacity);
+    split->ac_values = malloc(split->ac_capacity * sizeof *split->ac_values);
+    if (!split->ac_positions || !split->ac_values) {
+      destroy_split(split);
+      return;
+    }
+  }
   split->reader.next = input + middle;
   split->reader.end = input + length;
   split->reader.eof = 1;
@@ -768,7 +775,6 @@ static void look_for_meeting(imc_eighth *eighth) {
   size_t recorded = atomic_load_explicit(&split->recorded, memory_order_acquire);
   while (split->cursor < recorded && split->starts[split->cursor] < there) split->cursor++;
   if (split->cursor < recorded && split->starts[split->cursor] == there) {
-    join_split(split, 0);
     split->replay = split->cursor;
     eighth->replaying = 1;
   }
@@ -777,8 +783,13 @@ static void look_for_meeting(imc_eighth *eighth) {
 /* One MCU from the second thread's records. Returns 0 to give up. */
 static int replay_mcu(imc_eighth *eighth) {
   split_state *split = eighth->split;
+  /* The thread may still be decoding: wait for the record (it is usually far ahead). */
+  while (split->replay >= atomic_load_explicit(&split->recorded, memory_order_acquire) &&
+         !atomic_load_explicit(&split->finished, memory_order_acquire))
+    sched_yield();
+  size_t recorded = atomic_load_explicit(&split->recorded, memory_order_acquire);
   /* A record that failed, or none: from the same state the first thread fails the same way. */
-  if (split->replay >= split->ended || split->failed[split->replay]) return 0;
+  if (split->replay >= recorded || split->failed[split->replay]) return 0;
   int blocks = eighth->cinfo->blocks_in_MCU;
   const int16_t *differences = split->differences + split->replay * (size_t)blocks;
   size_t pair = split->ac_first[split->replay];
@@ -941,8 +952,9 @@ int imc_eighth_step(imc_eighth *eighth, const uint8_t *input, size_t length, int
   eighth->mcu_y++;
   if (eighth->mcu_y >= eighth->mcu_rows) {
     eighth->rows_done = 1;
+    /* After replaying, the thread's reader ends where the data does (take_over_reader). */
+    if (eighth->split) join_split(eighth->split, !eighth->replaying);
     if (eighth->replaying) take_over_reader(eighth);
-    if (eighth->split) join_split(eighth->split, 1);
   }
   result = IMC_EIGHTH_ROWS;
 out:
