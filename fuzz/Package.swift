@@ -17,6 +17,7 @@ let package = Package(
         .product(name: "ImageCodecs", package: "imgfetch"), .product(name: "Thumbnails", package: "imgfetch"),
       ]),
     .executableTarget(name: "FuzzStreaming", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
+    .executableTarget(name: "FuzzEighth", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(name: "FuzzParseJSON", dependencies: [.product(name: "ParseFetch", package: "imgfetch")]),
   ],
   swiftLanguageModes: [.v6]

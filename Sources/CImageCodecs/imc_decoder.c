@@ -3,6 +3,7 @@
 #include "imc_internal.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,22 @@ static imc_decoder *open_with(imc_decoder *decoder, const uint8_t *magic, size_t
   return decoder;
 }
 
+static atomic_int busy_decoders;
+
+void imc_busy_enter(int *busy) {
+  if (*busy) return;
+  *busy = 1;
+  atomic_fetch_add(&busy_decoders, 1);
+}
+
+void imc_busy_leave(int *busy) {
+  if (!*busy) return;
+  *busy = 0;
+  atomic_fetch_sub(&busy_decoders, 1);
+}
+
+int imc_busy_count(void) { return atomic_load(&busy_decoders); }
+
 static imc_decoder *new_decoder(const imc_request *request, imc_status *status) {
   memset(status, 0, sizeof *status);
   imc_decoder *decoder = calloc(1, sizeof *decoder);
@@ -118,6 +135,7 @@ static imc_decoder *new_decoder(const imc_request *request, imc_status *status) 
   }
   decoder->request = *request;
   imc_request_normalize(&decoder->request);
+  imc_busy_enter(&decoder->busy);
   return decoder;
 }
 
@@ -217,5 +235,6 @@ void imc_decoder_close(imc_decoder *decoder) {
   if (decoder->png) imc_png_close(decoder);
   if (decoder->jpeg) imc_jpeg_close(decoder);
   if (decoder->source.file) fclose(decoder->source.file);
+  imc_busy_leave(&decoder->busy);
   free(decoder);
 }

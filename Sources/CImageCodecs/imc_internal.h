@@ -60,8 +60,16 @@ typedef struct imc_jpeg_session imc_jpeg_session;
 
 typedef struct imc_stream imc_stream;
 
+/* Decoders at work in the process (pull decoders open, streams not yet done or failed): a JPEG's
+ * second thread (imc_eighth_split) runs only when its decoder is the only one, so that it takes a
+ * core no other decode uses. `busy` is the decoder's own mark, so it is counted once. */
+void imc_busy_enter(int *busy);
+void imc_busy_leave(int *busy);
+int imc_busy_count(void);
+
 struct imc_decoder {
   imc_stream *stream; /* push mode: the stream this decoder belongs to; NULL when pulling */
+  int busy;           /* counted in imc_busy_count */
   int32_t format;
   imc_source source;
   imc_request request;

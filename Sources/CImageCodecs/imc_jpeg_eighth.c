@@ -118,9 +118,6 @@ struct imc_eighth {
   int replaying; /* the threads met: MCUs come from the second thread's records */
 };
 
-/* Fast decoders alive in the process: a second thread is only worth it when it has a core to itself. */
-static atomic_int active_decoders;
-
 /* ---- tables ---- */
 
 /* Builds the decoding tables; 0 when the table is one libjpeg would refuse (it already checked). */
@@ -369,7 +366,6 @@ imc_eighth *imc_eighth_create(j_decompress_ptr cinfo, int discard_pixels) {
   if (!eligible(cinfo)) return NULL;
   imc_eighth *eighth = calloc(1, sizeof *eighth);
   if (!eighth) return NULL;
-  atomic_fetch_add(&active_decoders, 1);
   eighth->cinfo = cinfo;
   eighth->discard = discard_pixels;
   eighth->range = cinfo->sample_range_limit + CENTERJSAMPLE;
@@ -453,7 +449,6 @@ static void destroy_split(struct split_state *split);
 void imc_eighth_destroy(imc_eighth *eighth) {
   if (!eighth) return;
   destroy_split(eighth->split);
-  atomic_fetch_sub(&active_decoders, 1);
   free(eighth->block);
   free(eighth->plane_rows);
   free(eighth->plane_samples);
@@ -711,7 +706,7 @@ void imc_eighth_split(imc_eighth *eighth, const uint8_t *input, size_t length, s
   if (eighth->split || eighth->split_tried || eighth->rows_done) return;
   eighth->split_tried = 1;
   if (cinfo->restart_interval || length < position || length - position < SPLIT_MIN_BYTES) return;
-  if (atomic_load(&active_decoders) > 1 || usable_cpus() < 2) return;
+  if (imc_busy_count() > 1 || usable_cpus() < 2) return;
   size_t middle = position + (length - position) / 2;
   if (input[middle - 1] == 0xFF) middle++;
   /* The first thread's position at the middle, in data bits: those it has read, then every byte

@@ -19,11 +19,13 @@ imc_stream *imc_stream_create(const imc_request *request) {
   stream->decoder.stream = stream;
   stream->decoder.request = *request;
   imc_request_normalize(&stream->decoder.request);
+  imc_busy_enter(&stream->decoder.busy);
   return stream;
 }
 
 static int32_t fail(imc_stream *stream, imc_status *status) {
   stream->state = IMC_STREAM_FAILED;
+  imc_busy_leave(&stream->decoder.busy);
   stream->failure = *status;
   return status->code;
 }
@@ -84,6 +86,13 @@ static int32_t pump(imc_stream *stream, imc_status *status) {
       stream->state = IMC_STREAM_HEADER_READY;
     break;
   default: break;
+  }
+  if (code == IMC_OK && stream->state == IMC_STREAM_DONE) {
+    /* Bytes after the end are ignored: none of the kept ones are needed any more. */
+    imc_busy_leave(&stream->decoder.busy);
+    free(stream->input);
+    stream->input = NULL;
+    stream->input_start = stream->input_length = stream->input_capacity = 0;
   }
   return code == IMC_OK ? IMC_OK : fail(stream, status);
 }
@@ -221,6 +230,7 @@ void imc_stream_destroy(imc_stream *stream) {
   if (!stream) return;
   if (stream->decoder.png) imc_png_close(&stream->decoder);
   if (stream->decoder.jpeg) imc_jpeg_close(&stream->decoder);
+  imc_busy_leave(&stream->decoder.busy);
   free(stream->input);
   free(stream->rows);
   free(stream->source_file);

@@ -8,9 +8,11 @@ public struct DecodeOptions: Sendable, Equatable {
   public var strictness: Strictness
   /// JPEG only: decode at `eighths`/8 of the stored size using DCT scaling (shrink on load).
   public var jpegScale: JPEGScale
-  /// Whether libjpeg decodes every JPEG scan itself, also where imgfetch's own 1/8-scale entropy
-  /// decoder would (`imc_jpeg_eighth.c`): only the tests that prove the two agree turn it on.
-  package var libjpegOnly = false
+  /// Whether libjpeg decodes every JPEG scan itself, also where imgfetch's own entropy decoder
+  /// would: a strict 1/8-scale decode of a baseline Huffman JPEG (a thumbnail's shrink-on-load, a
+  /// validation). The two give the same verdicts, messages and pixels (the tests and the FuzzEighth
+  /// fuzzer compare them); this is for those comparisons. `false` by default.
+  public var libjpegOnly = false
 
   /// Creates options; every argument has the default described on its property.
   /// - Parameters:

@@ -1,0 +1,58 @@
+import ImageCodecs
+
+/// libFuzzer entry point, differential: every input (SOI forced) is decoded at 1/8 scale by
+/// imgfetch's own entropy decoder and by libjpeg alone (`libjpegOnly`), from memory and as a stream
+/// cut in two pieces where the input's last byte says; a different verdict, message or pixel is a
+/// crash. The pixel format (source, rgba8, gray8) also comes from the last byte.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzEighth(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+  let input = UnsafeBufferPointer(start: data, count: size)
+  let bytes = [0xFF, 0xD8, 0xFF] + input.dropFirst(min(size, 3))
+  let last = Int(input.last ?? 0)
+  let format: PixelFormatRequest = [.source, .rgba8, .gray8][last % 3]
+  var options = DecodeOptions(
+    pixelFormat: format, limits: DecodeLimits(maxPixels: 1 << 22, maxJPEGScans: 64), jpegScale: .eighth)
+  var reference = options
+  reference.libjpegOnly = true
+  options.libjpegOnly = false
+  let expected = outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: reference) }
+  let fromMemory = outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: options) }
+  precondition(fromMemory == expected, "from memory: \(fromMemory) != libjpeg alone: \(expected)")
+  let cut = bytes.count * (last % 16) / 16
+  let streamed = outcome { () throws(DecodeError) in try stream(bytes, cut: cut, options: options) }
+  let streamedAlone = outcome { () throws(DecodeError) in try stream(bytes, cut: cut, options: reference) }
+  precondition(streamed == streamedAlone, "streamed: \(streamed) != libjpeg alone: \(streamedAlone)")
+  return 0
+}
+
+/// Pixels, or an error's kind and message.
+enum Outcome: Equatable {
+  case image(Image)
+  case error(String)
+}
+
+func outcome(_ decode: () throws(DecodeError) -> Image) -> Outcome {
+  do throws(DecodeError) { return .image(try decode()) } catch { return .error("\(error.kind): \(error.message)") }
+}
+
+/// A stream of `bytes` in two pieces (the second appended as the last), rows read after each.
+func stream(_ bytes: [UInt8], cut: Int, options: DecodeOptions) throws(DecodeError) -> Image {
+  let decoder = StreamingDecoder(options: options)
+  var image: Image?
+  var row = 0
+  func take() throws(DecodeError) {
+    guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
+    if image == nil { image = try Image(width: size.width, height: size.height, pixelFormat: format) }
+    row += try decoder.readRows(into: &image!, at: row)
+  }
+  try decoder.append(Array(bytes[..<cut]))
+  try take()
+  try decoder.appendLast(Array(bytes[cut...]))
+  try take()
+  try decoder.finish()
+  try take()
+  guard let image, row == image.height else {
+    throw DecodeError(kind: .invalidArgument, format: nil, message: "rows missing")
+  }
+  return image
+}
