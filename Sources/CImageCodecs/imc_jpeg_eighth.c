@@ -76,7 +76,7 @@ typedef struct {
   int index;     /* component_index: the colour converter's plane */
   int scaled;    /* the inverse DCT's output size: 1 uses the DC alone */
   int needed;    /* libjpeg's component_needed: its DC is summed and its pixels made */
-  const short *multipliers;
+  int dc_multiplier; /* the DC's dequantizer, as libjpeg's 1x1 inverse DCT uses it */
   huffman_table *dc, *ac;
   int rows;         /* the rows one row of MCUs makes of it (its row group) */
   JSAMPARRAY plane; /* those rows */
@@ -383,10 +383,13 @@ imc_eighth *imc_eighth_create(j_decompress_ptr cinfo, int discard_pixels) {
     state->index = component->component_index;
     state->scaled = component->DCT_scaled_size;
     state->needed = component->component_needed;
-    state->multipliers = component->dct_table;
+    /* libjpeg's inverse DCTs take the quantizers as its MULTIPLIER type, short in a SIMD build and
+     * int without: the same value only up to 32767 (never more in an 8-bit table). */
+    if (!component->quant_table || component->quant_table->quantval[0] > 32767) goto refuse;
+    state->dc_multiplier = component->quant_table->quantval[0];
     state->dc = table_for(eighth, 0, component->dc_tbl_no);
     state->ac = table_for(eighth, 1, component->ac_tbl_no);
-    if (!state->dc || !state->ac || !state->multipliers) goto refuse;
+    if (!state->dc || !state->ac) goto refuse;
     int across = eighth->interleaved ? component->MCU_width : 1;
     state->rows = (eighth->interleaved ? component->MCU_height : 1) * state->scaled;
     eighth->plane_row_count += state->rows;
@@ -539,7 +542,7 @@ static inline void make_pixels(imc_eighth *eighth, int block, const component_st
   if (state->scaled == 1) {
     /* libjpeg's 1x1 inverse DCT: the DC as libjpeg stores it (a JCOEF), dequantized, descaled by
      * 8 with rounding, range-limited through its table. */
-    int value = (int)(JCOEF)eighth->dc[index] * (int)state->multipliers[0];
+    int value = (int)(JCOEF)eighth->dc[index] * state->dc_multiplier;
     state->plane[y][x] = eighth->range[((value + 4) >> 3) & (MAXJSAMPLE * 4 + 3)];
   } else {
     eighth->block[0] = (JCOEF)eighth->dc[index];
