@@ -469,6 +469,7 @@ static int read_eighth(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, 
   size_t position = (size_t)(next - session->bytes);
   imc_eighth *eighth = imc_eighth_create(cinfo, pixels == NULL);
   if (!eighth) return 0;
+  if (decoder->request.always_split) imc_eighth_always_split(eighth);
   if (pixels && imc_eighth_row_bytes(eighth) < (size_t)cinfo->output_width * (size_t)cinfo->out_color_components) {
     imc_eighth_destroy(eighth);
     return 0;
@@ -784,6 +785,7 @@ static int start_eighth(imc_decoder *decoder) {
   if (stream->row_bytes != (size_t)cinfo->output_width * (size_t)cinfo->out_color_components) return 0;
   session->eighth = imc_eighth_create(cinfo, 0);
   if (!session->eighth) return 0;
+  if (decoder->request.always_split) imc_eighth_always_split(session->eighth);
   session->eighth_position = (size_t)(session->source.next_input_byte - stream->input);
   session->eighth_next = session->eighth_count = 0;
   return 1;

@@ -116,6 +116,7 @@ struct imc_eighth {
   struct split_state *split;
   int split_tried;
   int replaying; /* the threads met: MCUs come from the second thread's records */
+  int always_split;
 };
 
 /* ---- tables ---- */
@@ -704,12 +705,14 @@ static int usable_cpus(void) {
 
 #define SPLIT_MIN_BYTES ((size_t)1 << 20)
 
+void imc_eighth_always_split(imc_eighth *eighth) { eighth->always_split = 1; }
+
 void imc_eighth_split(imc_eighth *eighth, const uint8_t *input, size_t length, size_t position) {
   j_decompress_ptr cinfo = eighth->cinfo;
   if (eighth->split || eighth->split_tried || eighth->rows_done) return;
   eighth->split_tried = 1;
   if (cinfo->restart_interval || length < position || length - position < SPLIT_MIN_BYTES) return;
-  if (imc_busy_count() > 1 || usable_cpus() < 2) return;
+  if (!eighth->always_split && (imc_busy_count() > 1 || usable_cpus() < 2)) return;
   size_t middle = position + (length - position) / 2;
   if (input[middle - 1] == 0xFF) middle++;
   /* The first thread's position at the middle, in data bits: those it has read, then every byte

@@ -34,6 +34,8 @@ int imc_eighth_step(imc_eighth *eighth, const uint8_t *input, size_t length, int
  * restart markers, no other fast decode runs and a second CPU is free, a second thread decodes the
  * far half of the scan meanwhile (see imc_jpeg_eighth.c). At most once; otherwise nothing. */
 void imc_eighth_split(imc_eighth *eighth, const uint8_t *input, size_t length, size_t position);
+/* Splits whenever the scan allows, other decodes or not (the tests' way to reach the two threads). */
+void imc_eighth_always_split(imc_eighth *eighth);
 
 /* After IMC_EIGHTH_ROWS: the output rows of that MCU row (count, each output_width pixels in the
  * output colour space, `imc_eighth_row_bytes` apart). None when discarding pixels. */

@@ -13,6 +13,10 @@ public struct DecodeOptions: Sendable, Equatable {
   /// validation). The two give the same verdicts, messages and pixels (the tests and the FuzzEighth
   /// fuzzer compare them); this is for those comparisons. `false` by default.
   public var libjpegOnly = false
+  /// Whether imgfetch's 1/8-scale JPEG decoder splits a large scan between two threads even while
+  /// other decodes run in the process (by default only when none does): the tests' way to reach the
+  /// two-thread path whatever runs beside them.
+  package var alwaysSplitsScans = false
 
   /// Creates options; every argument has the default described on its property.
   /// - Parameters:

@@ -87,6 +87,8 @@ typedef struct {
   uint64_t max_chunk_bytes; /* PNG: largest ancillary chunk (decompressed) libpng may allocate */
   int32_t libjpeg_only;     /* nonzero: libjpeg decodes every JPEG scan, also where the 1/8-scale
                                fast path would (tests compare the two) */
+  int32_t always_split;     /* nonzero: the 1/8-scale fast path splits a large scan between two
+                               threads even while other decodes run (tests) */
 } imc_request;
 
 /* What the header says, and what the decoder will produce. */

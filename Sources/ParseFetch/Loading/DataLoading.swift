@@ -37,6 +37,7 @@ public protocol DownloadConsumer: AnyObject {
 }
 
 extension DownloadConsumer {
+  /// Takes the last bytes as any others: ``consume(_:)``.
   public func consumeLast(_ bytes: UnsafeRawBufferPointer) throws { try consume(bytes) }
 }
 
