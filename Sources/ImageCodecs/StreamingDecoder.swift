@@ -52,8 +52,10 @@ public final class StreamingDecoder {
   public private(set) var outputPixelFormat: PixelFormat?
 
   /// Rows handed out so far.
-  private var appendedLast = false
   public private(set) var rowsRead = 0
+
+  /// ``appendLast(_:)`` was called: no bytes may follow.
+  private var appendedLast = false
 
   /// Creates a decoder.
   /// - Parameters:

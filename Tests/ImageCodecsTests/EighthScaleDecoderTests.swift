@@ -82,27 +82,8 @@ import Testing
   /// A stream of the file's bytes in 100 KB pieces, told it may read the file again (as the
   /// thumbnailer tells it for files), rows read as they come.
   static func streamNamingFile(_ bytes: [UInt8], file: String, options: DecodeOptions) -> Result<Image, DecodeError> {
-    let decoder = StreamingDecoder(options: options)
-    decoder.readsFile(file)
-    var image: Image?
-    var row = 0
-    func take() throws(DecodeError) {
-      guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
-      if image == nil { image = try Image(width: size.width, height: size.height, pixelFormat: format) }
-      row += try decoder.readRows(into: &image!, at: row)
-    }
-    do throws(DecodeError) {
-      for start in stride(from: 0, to: bytes.count, by: 100_000) {
-        try decoder.append(Array(bytes[start..<min(bytes.count, start + 100_000)]))
-        try take()
-      }
-      try decoder.finish()
-      try take()
-      guard let image, row == image.height else {
-        return .failure(DecodeError(kind: .invalidArgument, format: nil, message: "rows missing: \(row)"))
-      }
-      return .success(image)
-    } catch { return .failure(error) }
+    StreamingDecoderTests.stream(
+      bytes, cuts: Array(stride(from: 100_000, to: bytes.count, by: 100_000)), options: options, file: file)
   }
 
   @Test func everyJPEGFixtureDecodesAtOneEighthAsLibjpegDoes() async throws {

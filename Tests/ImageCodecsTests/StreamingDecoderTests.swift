@@ -23,12 +23,14 @@ import Testing
 
   /// Decodes `bytes` with a `StreamingDecoder`, appending them in the pieces `cuts` marks (offsets),
   /// reading rows into a full-size image as they become available; returns the image or the first
-  /// error.
+  /// error. `file`: the file the bytes are, which the decoder may read again (as the thumbnailer
+  /// says of its files).
   static func stream(
     _ bytes: [UInt8], cuts: [Int], options: DecodeOptions = DecodeOptions(),
-    scaleForHeader: ((ImageHeader) -> JPEGScale)? = nil
+    scaleForHeader: ((ImageHeader) -> JPEGScale)? = nil, file: String? = nil
   ) -> Result<Image, DecodeError> {
     let decoder = StreamingDecoder(options: options, scaleForHeader: scaleForHeader)
+    if let file { decoder.readsFile(file) }
     var image: Image?
     var row = 0
     func take() throws(DecodeError) {
