@@ -82,6 +82,17 @@ typedef struct {
   JSAMPARRAY plane; /* those rows */
 } component_state;
 
+/* What happens to one block of an MCU, decided once. */
+enum { BLOCK_SKIPPED = 0, BLOCK_DC_PIXEL, BLOCK_WITH_AC };
+typedef struct {
+  component_state *state;
+  int index; /* the component's place in the scan */
+  int kind;  /* BLOCK_*: no pixels (discarding, or libjpeg does not need the component); one pixel
+                from the DC (1x1 inverse DCT); AC decoded for libjpeg's larger inverse DCT */
+  int y;     /* its first row in the component's plane */
+  JDIMENSION x_step, x_offset; /* its first column: mcu_x * x_step + x_offset */
+} block_plan;
+
 struct imc_eighth {
   j_decompress_ptr cinfo;
   int discard;
@@ -91,6 +102,7 @@ struct imc_eighth {
   int component_count;
   int block_component[D_MAX_BLOCKS_IN_MCU]; /* per block of an MCU: its component (scan order) */
   int block_x[D_MAX_BLOCKS_IN_MCU], block_y[D_MAX_BLOCKS_IN_MCU];
+  block_plan blocks[D_MAX_BLOCKS_IN_MCU];
   int interleaved;
   JDIMENSION mcus_per_row, mcu_rows;
   int rows_per_mcu_row; /* output rows a row of MCUs makes */
@@ -442,6 +454,16 @@ imc_eighth *imc_eighth_create(j_decompress_ptr cinfo, int discard_pixels) {
       eighth->output_rows[row] = eighth->output + (size_t)row * (eighth->output_row_bytes + 64);
     /* Planes of components libjpeg does not need stay zero (the converter reads none of them). */
   }
+  for (int block = 0; block < cinfo->blocks_in_MCU; block++) {
+    block_plan *plan = &eighth->blocks[block];
+    plan->index = eighth->block_component[block];
+    plan->state = &eighth->components[plan->index];
+    const component_state *state = plan->state;
+    plan->kind = discard_pixels || !state->needed ? BLOCK_SKIPPED : state->scaled > 1 ? BLOCK_WITH_AC : BLOCK_DC_PIXEL;
+    plan->y = eighth->block_y[block] * state->scaled;
+    plan->x_step = (JDIMENSION)(eighth->interleaved ? state->component->MCU_width : 1) * (JDIMENSION)state->scaled;
+    plan->x_offset = (JDIMENSION)eighth->block_x[block] * (JDIMENSION)state->scaled;
+  }
   return eighth;
 refuse:
   imc_eighth_destroy(eighth);
@@ -517,11 +539,6 @@ static inline __attribute__((always_inline)) int decode_block(hot_bits *hot, bit
   return 1;
 }
 
-/* Whether block `block` of an MCU has its AC coefficients decoded (its inverse DCT uses them). */
-static inline int wants_ac(const imc_eighth *eighth, const component_state *state) {
-  return !eighth->discard && state->needed && state->scaled > 1;
-}
-
 /* Adds a DC difference to the component's sum, as libjpeg does; 0 when the sum would leave int. */
 static inline int add_dc(imc_eighth *eighth, const component_state *state, int index, int difference) {
   if (!state->needed) return 1;
@@ -531,23 +548,20 @@ static inline int add_dc(imc_eighth *eighth, const component_state *state, int i
   return 1;
 }
 
-/* The pixels of block `block` of the current MCU, from its component's DC sum (and eighth->block's
- * AC coefficients when its inverse DCT uses them), into the planes. */
-static inline void make_pixels(imc_eighth *eighth, int block, const component_state *state, int index) {
-  j_decompress_ptr cinfo = eighth->cinfo;
-  JDIMENSION column = eighth->interleaved
-                          ? (eighth->mcu_x * (JDIMENSION)state->component->MCU_width + (JDIMENSION)eighth->block_x[block])
-                          : eighth->mcu_x;
-  JDIMENSION x = column * (JDIMENSION)state->scaled;
-  int y = eighth->block_y[block] * state->scaled;
-  if (state->scaled == 1) {
+/* The pixels of one block of the current MCU, from its component's DC sum (and eighth->block's AC
+ * coefficients when its inverse DCT uses them), into the planes. */
+static inline void make_pixels(imc_eighth *eighth, const block_plan *plan) {
+  const component_state *state = plan->state;
+  JDIMENSION x = eighth->mcu_x * plan->x_step + plan->x_offset;
+  if (plan->kind == BLOCK_DC_PIXEL) {
     /* libjpeg's 1x1 inverse DCT: the DC as libjpeg stores it (a JCOEF), dequantized, descaled by
      * 8 with rounding, range-limited through its table. */
-    int value = (int)(JCOEF)eighth->dc[index] * state->dc_multiplier;
-    state->plane[y][x] = eighth->range[((value + 4) >> 3) & (MAXJSAMPLE * 4 + 3)];
-  } else {
-    eighth->block[0] = (JCOEF)eighth->dc[index];
-    cinfo->idct->inverse_DCT[state->index](cinfo, state->component, eighth->block, state->plane + y, x);
+    int value = (int)(JCOEF)eighth->dc[plan->index] * state->dc_multiplier;
+    state->plane[plan->y][x] = eighth->range[((value + 4) >> 3) & (MAXJSAMPLE * 4 + 3)];
+  } else if (plan->kind == BLOCK_WITH_AC) {
+    j_decompress_ptr cinfo = eighth->cinfo;
+    eighth->block[0] = (JCOEF)eighth->dc[plan->index];
+    cinfo->idct->inverse_DCT[state->index](cinfo, state->component, eighth->block, state->plane + plan->y, x);
   }
 }
 
@@ -558,17 +572,16 @@ static int decode_mcu(imc_eighth *eighth) {
   hot_bits hot = load_bits(reader);
   int decoded = 1;
   for (int block = 0; block < cinfo->blocks_in_MCU; block++) {
-    int index = eighth->block_component[block];
-    component_state *state = &eighth->components[index];
-    int with_ac = wants_ac(eighth, state);
+    const block_plan *plan = &eighth->blocks[block];
+    int with_ac = plan->kind == BLOCK_WITH_AC;
     if (with_ac) memset(eighth->block, 0, DCTSIZE2 * sizeof(JCOEF));
     int difference;
-    if (!decode_block(&hot, reader, state, with_ac ? eighth->block : NULL, &difference) ||
-        !add_dc(eighth, state, index, difference)) {
+    if (!decode_block(&hot, reader, plan->state, with_ac ? eighth->block : NULL, &difference) ||
+        !add_dc(eighth, plan->state, plan->index, difference)) {
       decoded = 0;
       break;
     }
-    if (!eighth->discard && state->needed) make_pixels(eighth, block, state, index);
+    make_pixels(eighth, plan);
   }
   store_bits(reader, hot);
   if (!decoded) return 0;
@@ -632,11 +645,11 @@ static int record_mcu(split_state *split, size_t mcu) {
   hot_bits hot = load_bits(reader);
   int decoded = 1;
   for (int block = 0; block < blocks && decoded; block++) {
-    const component_state *state = &eighth->components[eighth->block_component[block]];
-    int with_ac = wants_ac(eighth, state);
+    const block_plan *plan = &eighth->blocks[block];
+    int with_ac = plan->kind == BLOCK_WITH_AC;
     if (with_ac) memset(split->block, 0, sizeof split->block);
     int difference;
-    if (!decode_block(&hot, reader, state, with_ac ? split->block : NULL, &difference)) {
+    if (!decode_block(&hot, reader, plan->state, with_ac ? split->block : NULL, &difference)) {
       decoded = 0;
       break;
     }
@@ -744,7 +757,7 @@ void imc_eighth_split(imc_eighth *eighth, const uint8_t *input, size_t length, s
   /* At most 63 pairs and an end per block whose AC coefficients are decoded. */
   size_t ac_blocks = 0;
   for (int block = 0; block < cinfo->blocks_in_MCU; block++)
-    ac_blocks += (size_t)wants_ac(eighth, &eighth->components[eighth->block_component[block]]);
+    ac_blocks += eighth->blocks[block].kind == BLOCK_WITH_AC;
   split->ac_capacity = split->capacity * ac_blocks * DCTSIZE2;
   if (split->ac_capacity) {
     split->ac_positions = malloc(split->ac_capacity);
@@ -795,15 +808,14 @@ static int replay_mcu(imc_eighth *eighth) {
   const int16_t *differences = split->differences + split->replay * (size_t)blocks;
   size_t pair = split->ac_first[split->replay];
   for (int block = 0; block < blocks; block++) {
-    int index = eighth->block_component[block];
-    component_state *state = &eighth->components[index];
-    if (!add_dc(eighth, state, index, differences[block])) return 0;
-    if (wants_ac(eighth, state)) {
+    const block_plan *plan = &eighth->blocks[block];
+    if (!add_dc(eighth, plan->state, plan->index, differences[block])) return 0;
+    if (plan->kind == BLOCK_WITH_AC) {
       memset(eighth->block, 0, DCTSIZE2 * sizeof(JCOEF));
       for (; split->ac_positions[pair] != 0; pair++) eighth->block[split->ac_positions[pair]] = split->ac_values[pair];
       pair++;
     }
-    if (!eighth->discard && state->needed) make_pixels(eighth, block, state, index);
+    make_pixels(eighth, plan);
   }
   split->replay++;
   return 1;
