@@ -48,6 +48,21 @@ import Testing
     #expect(reports.last?.fraction == 1 && reports.last?.bytesExpected == Int64(original.count))
   }
 
+  /// A consumer slower than the transfer gets what is left of the ended transfer in one piece,
+  /// marked as the last (`consumeLast`), then `finish`: a decoder that knows it has every byte can
+  /// split its work (the 1/8-scale JPEG decoder's second thread).
+  @Test func aConsumerSlowerThanTheTransferGetsTheRestAsTheLastPiece() async throws {
+    let recorder = RecordingConsumer()
+    let size = try await downloader().download(from: fixture.fileURL(name), to: part.path, consumer: { recorder })
+    #expect(size == Int64(original.count))
+    let (calls, bytes, finished) = recorder.record
+    #expect(bytes == original)
+    #expect(finished)
+    #expect(calls.filter(\.last).count == 1, "\(calls)")
+    #expect(calls.last?.last == true, "the last piece comes last: \(calls)")
+    #expect(calls.count <= 2, "after the slow first piece, the rest in one: \(calls)")
+  }
+
   @Test func resumesAfterATruncatedBody() async throws {
     try await fault("truncate", ["at": 100_000])
     try await downloader().download(from: fixture.fileURL(name), to: part.path)
@@ -234,6 +249,35 @@ import Testing
     await #expect(throws: DownloadError.self) {
       try await downloader().download(
         from: fixture.fileURL(name), to: directory.appendingPathComponent("x.part").path)
+    }
+  }
+}
+
+/// Records what a download hands its consumer; the first piece takes half a second, so the transfer
+/// (a few hundred KB on loopback) has ended by the next.
+final class RecordingConsumer: DownloadConsumer, @unchecked Sendable {
+  private let lock = NSLock()
+  private var calls: [(last: Bool, count: Int)] = []
+  private var bytes = Data()
+  private var finished = false
+
+  var record: (calls: [(last: Bool, count: Int)], bytes: Data, finished: Bool) {
+    lock.withLock { (calls, bytes, finished) }
+  }
+
+  func consume(_ piece: UnsafeRawBufferPointer) throws {
+    if lock.withLock({ calls.isEmpty }) { Thread.sleep(forTimeInterval: 0.5) }
+    take(piece, last: false)
+  }
+
+  func consumeLast(_ piece: UnsafeRawBufferPointer) throws { take(piece, last: true) }
+
+  func finish(file: String) throws { lock.withLock { finished = true } }
+
+  private func take(_ piece: UnsafeRawBufferPointer, last: Bool) {
+    lock.withLock {
+      calls.append((last, piece.count))
+      bytes.append(contentsOf: piece)
     }
   }
 }
