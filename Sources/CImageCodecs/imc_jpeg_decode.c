@@ -59,11 +59,11 @@ struct imc_jpeg_session {
   size_t eighth_position; /* push mode: the fast path's place in the stream's input */
   unsigned eighth_next, eighth_count; /* push mode: its decoded rows not yet queued */
   int32_t scale_eighths;  /* push mode: the scale imc_stream_start chose */
-  int start_again;        /* push mode: libjpeg starts over after the fast path; no header hand-shake */
   uint64_t rows_to_drop;  /* push mode: rows the fast path already queued */
   int eighth_finished;    /* push mode: the fast path decoded the whole image */
   int reading_file;       /* push mode: started over from the stream's source file (owns `file`) */
-  int started_over;       /* push mode: libjpeg decodes after the fast path gave up: never again */
+  int started_over;       /* push mode: libjpeg decodes after the fast path gave up (no header
+                             hand-shake then, and no fast path again) */
   uint8_t *drop_row;
 };
 
@@ -470,10 +470,6 @@ static int read_eighth(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, 
   imc_eighth *eighth = imc_eighth_create(cinfo, pixels == NULL);
   if (!eighth) return 0;
   if (decoder->request.always_split) imc_eighth_always_split(eighth);
-  if (pixels && imc_eighth_row_bytes(eighth) < (size_t)cinfo->output_width * (size_t)cinfo->out_color_components) {
-    imc_eighth_destroy(eighth);
-    return 0;
-  }
   const uint8_t *input = session->bytes;
   size_t length = session->length;
   int eof = session->file == NULL;
@@ -709,7 +705,6 @@ static void start_over_push(struct imc_jpeg_session *session) {
     use_source(session, push_fill, push_skip);
   }
   session->phase = PUSH_HEADER;
-  session->start_again = 1;
   session->started_over = 1;
   session->fed_fake_eoi = 0;
   stream->skip_pending = 0;
@@ -779,8 +774,7 @@ static int start_eighth(imc_decoder *decoder) {
   struct jpeg_decompress_struct *cinfo = &session->cinfo;
   imc_stream *stream = session->stream;
   if (!(stream->retain || stream->source_file) || stream->retain_overflow || session->fed_fake_eoi ||
-      session->cmyk_to_layout || session->lenient || session->stream->decoder.request.libjpeg_only ||
-      session->started_over)
+      session->cmyk_to_layout || session->lenient || decoder->request.libjpeg_only || session->started_over)
     return 0;
   if (stream->row_bytes != (size_t)cinfo->output_width * (size_t)cinfo->out_color_components) return 0;
   session->eighth = imc_eighth_create(cinfo, 0);
@@ -814,7 +808,7 @@ begin:
       goto consumed;
     }
     session->phase = PUSH_WAIT_START;
-    if (!session->start_again) goto consumed;
+    if (!session->started_over) goto consumed;
     /* Started over after the fast path: the scale was chosen and the rows prepared before. */
     if (choose_scaled_output(decoder, session->scale_eighths, status) != IMC_OK) {
       code = status->code;

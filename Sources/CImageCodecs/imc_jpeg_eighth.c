@@ -125,7 +125,6 @@ void imc_eighth_refill(bit_reader *reader) {
     if (after >= reader->end) {
       if (!reader->eof) reader->starved = 1;
       reader->marker = 1; /* the end inside a marker: nothing more is data */
-      reader->marker_at = reader->next;
       continue;
     }
     if (*after == 0x00) {
@@ -133,7 +132,6 @@ void imc_eighth_refill(bit_reader *reader) {
       append_byte(reader, 0xFF);
     } else {
       reader->marker = 1;
-      reader->marker_at = reader->next;
     }
   }
 }
@@ -195,18 +193,25 @@ imc_eighth *imc_eighth_create(j_decompress_ptr cinfo, int discard_pixels) {
     size_t width = (size_t)eighth->mcus_per_row * (size_t)across * (size_t)state->scaled;
     if (width > plane_width) plane_width = width;
   }
-  /* Each block of an MCU: its component and place (T.81 A.2.3: components in scan order, each
-   * component's blocks left to right, top to bottom). */
+  /* Each block of an MCU, planned once: its component and place (T.81 A.2.3: components in scan
+   * order, each component's blocks left to right, top to bottom), what is decoded of it and where
+   * its pixels go. */
   int block = 0;
   for (int i = 0; i < eighth->component_count; i++) {
-    jpeg_component_info *component = cinfo->cur_comp_info[i];
-    int across = eighth->interleaved ? component->MCU_width : 1, down = eighth->interleaved ? component->MCU_height : 1;
+    component_state *state = &eighth->components[i];
+    int across = eighth->interleaved ? state->component->MCU_width : 1;
+    int down = eighth->interleaved ? state->component->MCU_height : 1;
     for (int y = 0; y < down; y++) {
       for (int x = 0; x < across; x++, block++) {
         if (block >= D_MAX_BLOCKS_IN_MCU) goto refuse;
-        eighth->block_component[block] = i;
-        eighth->block_x[block] = x;
-        eighth->block_y[block] = y;
+        block_plan *plan = &eighth->blocks[block];
+        plan->index = i;
+        plan->state = state;
+        plan->kind =
+            discard_pixels || !state->needed ? BLOCK_SKIPPED : state->scaled > 1 ? BLOCK_WITH_AC : BLOCK_DC_PIXEL;
+        plan->y = y * state->scaled;
+        plan->x_step = (JDIMENSION)across * (JDIMENSION)state->scaled;
+        plan->x_offset = (JDIMENSION)x * (JDIMENSION)state->scaled;
       }
     }
   }
@@ -239,16 +244,6 @@ imc_eighth *imc_eighth_create(j_decompress_ptr cinfo, int discard_pixels) {
     for (int row = 0; row < rows; row++)
       eighth->output_rows[row] = eighth->output + (size_t)row * (eighth->output_row_bytes + 64);
     /* Planes of components libjpeg does not need stay zero (the converter reads none of them). */
-  }
-  for (int block = 0; block < cinfo->blocks_in_MCU; block++) {
-    block_plan *plan = &eighth->blocks[block];
-    plan->index = eighth->block_component[block];
-    plan->state = &eighth->components[plan->index];
-    const component_state *state = plan->state;
-    plan->kind = discard_pixels || !state->needed ? BLOCK_SKIPPED : state->scaled > 1 ? BLOCK_WITH_AC : BLOCK_DC_PIXEL;
-    plan->y = eighth->block_y[block] * state->scaled;
-    plan->x_step = (JDIMENSION)(eighth->interleaved ? state->component->MCU_width : 1) * (JDIMENSION)state->scaled;
-    plan->x_offset = (JDIMENSION)eighth->block_x[block] * (JDIMENSION)state->scaled;
   }
   return eighth;
 refuse:
@@ -296,7 +291,7 @@ static int decode_mcu(imc_eighth *eighth) {
  * position on (bytes between are data libjpeg discards, a harmless warning). 1 found (*code, and
  * *after just past it), 0 not yet (more input may come), -1 never (the input ended). */
 static int find_marker(bit_reader *reader, int *code, const uint8_t **after) {
-  const uint8_t *at = reader->marker ? reader->marker_at : reader->next;
+  const uint8_t *at = reader->next;
   while (at < reader->end) {
     const uint8_t *ff = memchr(at, 0xFF, (size_t)(reader->end - at));
     if (!ff) break;
@@ -334,7 +329,6 @@ static int restart(imc_eighth *eighth) {
   if (code != JPEG_RST0 + (int)eighth->next_restart) return -1;
   reader->next = after;
   reader->marker = 0;
-  reader->marker_at = NULL;
   for (int i = 0; i < MAX_COMPS_IN_SCAN; i++) eighth->dc[i] = 0;
   eighth->next_restart = (eighth->next_restart + 1) & 7;
   eighth->restarts_to_go = eighth->cinfo->restart_interval;
@@ -365,7 +359,6 @@ int imc_eighth_step(imc_eighth *eighth, const uint8_t *input, size_t length, int
   reader->next = input + *position;
   reader->end = input + length;
   reader->eof = eof;
-  if (reader->marker) reader->marker_at = reader->next + reader->marker_distance;
   int result;
   if (eighth->rows_done) {
     result = finish(eighth);
@@ -430,8 +423,7 @@ int imc_eighth_step(imc_eighth *eighth, const uint8_t *input, size_t length, int
   }
   result = IMC_EIGHTH_ROWS;
 out:
-  /* The marker stays in the input the caller keeps: the position never passes it. */
-  if (reader->marker) reader->marker_distance = (size_t)(reader->marker_at - reader->next);
+  /* A marker the reader stopped at stays in the input the caller keeps: the position is at it. */
   *position = (size_t)(reader->next - input);
   return result;
 }

@@ -40,9 +40,7 @@ typedef struct {
   int count;  /* bits held, padding included */
   uint64_t appended; /* data bits (not padding) put in the buffer since the reader started */
   int padded; /* zero bits appended past the data, at the low end */
-  int marker; /* a marker stops the data: `marker_at` is its first FF */
-  const uint8_t *marker_at;
-  size_t marker_distance; /* between calls: from the caller's position to the marker */
+  int marker; /* a marker stops the data: its first FF is at `next`, which never moves past it */
   const uint8_t *next, *end;
   int eof;
   int starved; /* ran out of bytes that more input would have supplied */
@@ -77,8 +75,6 @@ struct imc_eighth {
   int built[2][NUM_HUFF_TBLS];
   component_state components[MAX_COMPS_IN_SCAN];
   int component_count;
-  int block_component[D_MAX_BLOCKS_IN_MCU]; /* per block of an MCU: its component (scan order) */
-  int block_x[D_MAX_BLOCKS_IN_MCU], block_y[D_MAX_BLOCKS_IN_MCU];
   block_plan blocks[D_MAX_BLOCKS_IN_MCU];
   int interleaved;
   JDIMENSION mcus_per_row, mcu_rows;

@@ -244,8 +244,7 @@ void imc_eighth_take_over_reader(imc_eighth *eighth) {
   split_state *split = eighth->split;
   bit_reader *reader = &eighth->reader;
   reader->marker = split->reader.marker;
-  reader->marker_at = split->reader.marker_at;
-  reader->next = split->reader.marker ? split->reader.marker_at : split->reader.end;
+  reader->next = split->reader.next;
   reader->bits = 0;
   reader->count = reader->padded = 0;
 }
