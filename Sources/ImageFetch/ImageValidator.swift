@@ -68,8 +68,11 @@ final class ImageValidator: DownloadValidator {
     try takeRows()
   }
 
-  /// The rest of the download at once, known to be all of it: the decoder may split a large JPEG
-  /// scan between two threads.
+  /// A JPEG's decoder may split a large scan between two threads once it has every byte; nothing
+  /// else gains from the rest in one piece.
+  var takesTheRestAtOnce: Bool { decoder.header?.format == .jpeg }
+
+  /// The rest of the download at once, known to be all of it.
   func consumeLast(_ bytes: UnsafeRawBufferPointer) throws {
     takeSlot()
     try decoder.appendLast(bytes)

@@ -48,11 +48,11 @@ import Testing
     #expect(reports.last?.fraction == 1 && reports.last?.bytesExpected == Int64(original.count))
   }
 
-  /// A consumer slower than the transfer gets what is left of the ended transfer in one piece,
-  /// marked as the last (`consumeLast`), then `finish`: a decoder that knows it has every byte can
-  /// split its work (the 1/8-scale JPEG decoder's second thread).
+  /// A consumer slower than the transfer that asks for it (`takesTheRestAtOnce`) gets what is left
+  /// of the ended transfer in one piece, marked as the last (`consumeLast`), then `finish`: a decoder
+  /// that knows it has every byte can split its work (the 1/8-scale JPEG decoder's second thread).
   @Test func aConsumerSlowerThanTheTransferGetsTheRestAsTheLastPiece() async throws {
-    let recorder = RecordingConsumer()
+    let recorder = RecordingConsumer(takesTheRestAtOnce: true)
     let size = try await downloader().download(from: fixture.fileURL(name), to: part.path, consumer: { recorder })
     #expect(size == Int64(original.count))
     let (calls, bytes, finished) = recorder.record
@@ -61,6 +61,17 @@ import Testing
     #expect(calls.filter(\.last).count == 1, "\(calls)")
     #expect(calls.last?.last == true, "the last piece comes last: \(calls)")
     #expect(calls.count <= 2, "after the slow first piece, the rest in one: \(calls)")
+  }
+
+  /// One that does not ask gets read-sized pieces only, none marked last: a transfer costs it one
+  /// small read buffer however far the network ran ahead.
+  @Test func aConsumerThatDoesNotAskGetsReadSizedPieces() async throws {
+    let recorder = RecordingConsumer(takesTheRestAtOnce: false)
+    try await downloader().download(from: fixture.fileURL(name), to: part.path, consumer: { recorder })
+    let (calls, bytes, finished) = recorder.record
+    #expect(bytes == original)
+    #expect(finished)
+    #expect(calls.allSatisfy { !$0.last && $0.count <= ConsumerRun.readSize }, "\(calls)")
   }
 
   @Test func resumesAfterATruncatedBody() async throws {
@@ -271,6 +282,9 @@ final class RecordingConsumer: DownloadConsumer, @unchecked Sendable {
   }
 
   func consumeLast(_ piece: UnsafeRawBufferPointer) throws { take(piece, last: true) }
+
+  let takesTheRestAtOnce: Bool
+  init(takesTheRestAtOnce: Bool) { self.takesTheRestAtOnce = takesTheRestAtOnce }
 
   func finish(file: String) throws { lock.withLock { finished = true } }
 

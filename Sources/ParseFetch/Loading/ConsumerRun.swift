@@ -20,9 +20,10 @@ final class ConsumerRun: @unchecked Sendable {
     var complete = false
   }
 
-  /// The most read at once when the transfer has ended: the rest of the file up to this size goes
-  /// to the consumer in one piece, known to be the last (a decoder can then split the work).
-  static let lastReadSize = 64 << 20
+  /// The most read at once when the transfer has ended and the consumer asks for the rest in one
+  /// piece (``DownloadConsumer/takesTheRestAtOnce``): known to be the last, a decoder can split the
+  /// work. As much as a JPEG stream keeps for its 1/8-scale decoder.
+  static let lastReadSize = 32 << 20
 
   /// The most read from the file at a time.
   static let readSize = 1 << 18
@@ -125,7 +126,7 @@ final class ConsumerRun: @unchecked Sendable {
       do {
         if handle == nil { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file)) }
         try handle!.seek(toOffset: UInt64(consumed))
-        let last = complete && target - consumed <= Int64(Self.lastReadSize)
+        let last = complete && target - consumed <= Int64(Self.lastReadSize) && consumer.takesTheRestAtOnce
         let count = last ? Int(target - consumed) : Int(min(target - consumed, Int64(Self.readSize)))
         let chunk = try handle!.read(upToCount: count) ?? Data()
         guard !chunk.isEmpty else { throw CocoaError(.fileReadCorruptFile) }

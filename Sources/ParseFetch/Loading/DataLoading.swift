@@ -29,6 +29,11 @@ public protocol DataLoading: Sendable {
 public protocol DownloadConsumer: AnyObject {
   /// Takes the next bytes of the file; throwing rejects the download and stops the transfer.
   func consume(_ bytes: UnsafeRawBufferPointer) throws
+  /// Whether the consumer wants what is left of an ended transfer in one piece, through
+  /// ``consumeLast(_:)`` (up to 32 MiB; a decoder that knows it has every byte can split its work).
+  /// Asked before each read; by default `false`: pieces of at most 256 KiB, so a transfer costs one
+  /// small read buffer however far the network runs ahead.
+  var takesTheRestAtOnce: Bool { get }
   /// Takes the last bytes of the file, when they are known to be the last before ``finish(file:)``
   /// (the transfer had ended when they were read); by default as ``consume(_:)``.
   func consumeLast(_ bytes: UnsafeRawBufferPointer) throws
@@ -37,6 +42,8 @@ public protocol DownloadConsumer: AnyObject {
 }
 
 extension DownloadConsumer {
+  /// `false`: the rest comes in read-sized pieces.
+  public var takesTheRestAtOnce: Bool { false }
   /// Takes the last bytes as any others: ``consume(_:)``.
   public func consumeLast(_ bytes: UnsafeRawBufferPointer) throws { try consume(bytes) }
 }
