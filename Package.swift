@@ -24,7 +24,8 @@ let package = Package(
       providers: [.apt(["libcurl4-openssl-dev"])]),
     // The only target that talks to libpng and libjpeg: every session and every setjmp lives here.
     .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"]),
-    // The systems layer: open a regular file, file status, errno to message, atomic publish.
+    // The systems layer: open a regular file, file status, errno to message, atomic publish, and the
+    // lock shared state sits behind (a pthread mutex, which ThreadSanitizer sees; see Locked.swift).
     // Glibc only (no Foundation), so every module and the codec-only executable can use it.
     .target(name: "SystemFiles"),
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "SystemFiles"]),
@@ -73,7 +74,7 @@ let package = Package(
     .target(name: "ImgfetchVersion"),
     // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full
     // decode, cached, and returned decoded.
-    .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails"]),
+    .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails", "SystemFiles"]),
     // Fixture paths, reference hashes and process helpers shared by the test targets.
     // SHA-256 in C for the reference-pixel hashes (fast enough at -O0 in debug builds), and the
     // posix_spawn that starts test children with no descriptor of the test process but 0-2.
@@ -83,17 +84,20 @@ let package = Package(
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
     // The fixture Parse Server, nginx and scratch files for the fetch tests.
     .target(
-      name: "ParseFixtureSupport", dependencies: ["ParseFetch", "FixtureSupport"], path: "Tests/ParseFixtureSupport"),
-    .testTarget(name: "ParseFetchTests", dependencies: ["ParseFetch", "ParseFixtureSupport"]),
+      name: "ParseFixtureSupport", dependencies: ["ParseFetch", "FixtureSupport", "SystemFiles"],
+      path: "Tests/ParseFixtureSupport"),
+    .testTarget(name: "ParseFetchTests", dependencies: ["ParseFetch", "ParseFixtureSupport", "SystemFiles"]),
     .testTarget(
-      name: "ImageFetchTests", dependencies: ["ImageFetch", "ImageCodecs", "ParseFixtureSupport", "Thumbnails"]),
+      name: "ImageFetchTests",
+      dependencies: ["ImageFetch", "ImageCodecs", "ParseFixtureSupport", "Thumbnails", "SystemFiles"]),
     .testTarget(
       name: "CLITests",
       dependencies: [
         "ImgfetchCLI", "ImageCodecs", "Thumbnails", "imgfetch", "imgfetch-fetch", "FixtureSupport",
         "ParseFixtureSupport",
       ]),
-    .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport"]),
+    .testTarget(
+      name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport", "SystemFiles"]),
     // The decode-throughput harness (benchmarks/README.md): imgbench, the C ceiling it runs beside
     // imgfetch's decoders in the same process (same -O2 as CImageCodecs), and the CI smoke test.
     .target(name: "BenchBaseline", dependencies: ["CPNG", "CJPEG"], path: "benchmarks/cbaseline"),

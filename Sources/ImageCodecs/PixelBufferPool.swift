@@ -1,4 +1,4 @@
-import Synchronization
+internal import SystemFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -36,7 +36,7 @@ public final class PixelBufferPool: Sendable {
     var pooledBytes: Int { entries.reduce(0) { $0 + $1.capacity } }
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init() {}
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import SystemFiles
 
 /// Runs blocking CPU work (decodes, thumbnails of cache hits, a batch's local files) on threads of
 /// its own, at most ``width`` at a time, so it never holds one of Swift's cooperative threads, which
@@ -16,7 +16,7 @@ package final class CPUWork: Sendable {
 
   /// How many run at once.
   package let width: Int
-  private let gate = Mutex((running: 0, waiting: [@Sendable () -> Void]()))
+  private let gate = Locked((running: 0, waiting: [@Sendable () -> Void]()))
 
   /// - Parameter width: How many run at once (at least one).
   package init(width: Int) { self.width = max(1, width) }

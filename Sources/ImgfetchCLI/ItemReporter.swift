@@ -1,4 +1,4 @@
-import Synchronization
+import SystemFiles
 
 /// Prints each item's outcome (the plain line, the JSON line, the error on stderr), keeps the tally,
 /// and works out the exit code and the closing "N of M items failed": the same for local files,
@@ -13,7 +13,7 @@ public final class ItemReporter: Sendable {
   /// The progress drawing, which lines are printed through so they never share a line with the bar.
   public let progress: ProgressReporter
   private let output: OutputOptions
-  private let tally = Mutex(Tally())
+  private let tally = Locked(Tally())
 
   /// Creates a reporter.
   /// - Parameters:

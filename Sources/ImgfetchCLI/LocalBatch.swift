@@ -1,6 +1,7 @@
 import Dispatch
 import ImageCodecs
 import Synchronization
+import SystemFiles
 
 /// `imgfetch [options] FILE...` for files on this machine: each is validated (and thumbnailed) by
 /// ``LocalItem``, `--jobs` at a time, and printed in the order given. Needs no network, so it runs
@@ -19,7 +20,7 @@ enum LocalBatch {
     }
     defer { withExtendedLifetime(handler) {} }
     let next = Atomic(0)
-    let delivery = Mutex((next: 0, pending: [Int: ItemOutcome]()))
+    let delivery = Locked((next: 0, pending: [Int: ItemOutcome]()))
     let workers = max(1, min(invocation.work.jobs, files.count))
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       while !interrupted.load(ordering: .relaxed) {

@@ -1,4 +1,4 @@
-import Synchronization
+import SystemFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -20,7 +20,7 @@ public final class ProgressReporter: Sendable {
   private let mode: ProgressMode
   private let drawsBar: Bool
   private let width: Int
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Creates a reporter.
   /// - Parameters:

@@ -3,7 +3,6 @@ import ImageCodecs
 import ImageFetch
 import ImgfetchCLI
 import ParseFetch
-import Synchronization
 import SystemFiles
 
 /// The download side of a fetch past the warm hit (the cache directory, the cache, the URL session
@@ -20,7 +19,7 @@ final class DownloadSide: Sendable {
     var waiting: [CheckedContinuation<Result<ImageFetcher, Failure>, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Makes the download side for these settings and hands it to whoever awaits ``value``.
   /// - Parameter settings: The command's checked settings.

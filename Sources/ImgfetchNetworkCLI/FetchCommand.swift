@@ -117,7 +117,7 @@ struct FetchCommand: Sendable {
   /// - Returns: The exit code.
   func finish(_ downloadSide: DownloadSide) async -> ExitCode {
     // The handler is in place before the first task; it cancels whatever runs when the signal comes.
-    let running = Mutex<Task<ExitCode, Never>?>(nil)
+    let running = Locked<Task<ExitCode, Never>?>(nil)
     let cancelled = Atomic(false)
     let interrupts = InterruptHandler { [reporter] in
       cancelled.store(true, ordering: .relaxed)

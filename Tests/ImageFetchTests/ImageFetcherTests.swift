@@ -3,7 +3,7 @@ import ImageCodecs
 import ImageFetch
 import ParseFetch
 import ParseFixtureSupport
-import Synchronization
+import SystemFiles
 import Testing
 import Thumbnails
 
@@ -215,7 +215,7 @@ import Thumbnails
   /// A ``FileCaching`` of our own (the role, not DiskCache), counting what the fetcher asks of it.
   final class CountingCache: FileCaching {
     let inner: DiskCache
-    let counts = Mutex((stores: 0, locks: 0, removals: 0))
+    let counts = Locked((stores: 0, locks: 0, removals: 0))
     init(_ inner: DiskCache) { self.inner = inner }
     func cachedFile(for key: CacheKey) -> String? { inner.cachedFile(for: key) }
     func partPath(for key: CacheKey) -> String { inner.partPath(for: key) }

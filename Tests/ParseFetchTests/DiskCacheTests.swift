@@ -1,6 +1,6 @@
 import Foundation
 import ParseFixtureSupport
-import Synchronization
+import SystemFiles
 import Testing
 
 @testable import ParseFetch
@@ -199,7 +199,7 @@ import Testing
     // Parallel shards into a fresh --cache-dir: each sees the others' half-made directory.
     for round in 0..<20 {
       let fresh = directory.appendingPathComponent("fresh-\(round)")
-      let failures = Mutex(0)
+      let failures = Locked(0)
       DispatchQueue.concurrentPerform(iterations: 8) { _ in
         do { _ = try DiskCache(directory: fresh.path) } catch { failures.withLock { $0 += 1 } }
       }

@@ -1,6 +1,7 @@
 import Foundation
 import ParseFetch
 import Synchronization
+import SystemFiles
 
 /// A real ``DataLoading`` that serves local files instead of a network: the in-process stand-in
 /// for ``Downloader`` in the tests whose subject is the fetch and cache logic above it.
@@ -38,7 +39,7 @@ public final class LocalFileLoader: DataLoading, @unchecked Sendable {
 
   let files: [URL: String]
   let chunkSize: Int
-  let state = Mutex(State())
+  let state = Locked(State())
   let changed = NSCondition()
 
   /// Serves `files` (URL → local path); a URL not in it answers 404.

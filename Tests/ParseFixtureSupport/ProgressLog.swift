@@ -1,9 +1,9 @@
 import ParseFetch
-import Synchronization
+import SystemFiles
 
 /// Collects progress reports from any thread.
 public final class ProgressLog: Sendable {
-  private let reports = Mutex<[DownloadProgress]>([])
+  private let reports = Locked<[DownloadProgress]>([])
 
   public init() {}
 

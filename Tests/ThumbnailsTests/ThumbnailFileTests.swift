@@ -1,7 +1,7 @@
 import FixtureSupport
 import Foundation
 import ImageCodecs
-import Synchronization
+import SystemFiles
 import Testing
 import Thumbnails
 
@@ -282,7 +282,7 @@ import Thumbnails
       for name in ["Landscape_1.jpg", "badcrc.png", "Portrait_2.jpg", "basn6a08.png", "Landscape_5.jpg"] {
         paths.append(try copy(name, to: directory))
       }
-      let collected = Mutex<[(Int, Bool)]>([])
+      let collected = Locked<[(Int, Bool)]>([])
       Thumbnailer(options: ThumbnailOptions(size: .longestSide(32))).makeThumbnails(forFilesAt: paths, jobs: 3) {
         index, result in
         collected.withLock { $0.append((index, (try? result.get()) != nil)) }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemFiles
 
 /// Validates a download while it arrives, and hands back what later stages need (such as the
 /// decoded image). One is made for each attempt; see ``DownloadConsumer`` for how it is called.
@@ -26,7 +26,7 @@ final class FileValidator<Value: Sendable>: DownloadValidator {
 /// pick up the last attempt's value.
 final class ValidatorLog<Value: Sendable>: Sendable {
   private let make: @Sendable () -> any DownloadValidator<Value>
-  private let last = Mutex<UncheckedBox<any DownloadValidator<Value>>?>(nil)
+  private let last = Locked<UncheckedBox<any DownloadValidator<Value>>?>(nil)
 
   init(_ make: @escaping @Sendable () -> any DownloadValidator<Value>) { self.make = make }
 

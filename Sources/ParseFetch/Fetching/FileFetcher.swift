@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemFiles
 
 /// Brings files into a cache (a ``FileCaching``, ``DiskCache`` by default): a hit costs no
 /// request; a miss is downloaded to its `.part` file while a ``DownloadValidator`` checks the
@@ -27,7 +28,7 @@ public final class FileFetcher<Value: Sendable>: Sendable {
   /// What downloads misses.
   public let downloader: any DataLoading
   let makeValidator: ValidatorFactory
-  let transfers = Mutex<[CacheKey: Transfer]>([:])
+  let transfers = Locked<[CacheKey: Transfer]>([:])
   let nextID = Atomic<Int>(0)
 
   /// Creates a fetcher whose validation reads each complete download from disk.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemFiles
 
 /// Runs one attempt's ``DownloadConsumer`` on a serial queue of its own, so its work (such as
 /// decoding) overlaps the transfer, never blocks the session's delegate queue or Swift's
@@ -37,7 +37,7 @@ final class ConsumerRun: @unchecked Sendable {
   // pool (one thread per core on Linux, blind to blocked threads) is busy decoding, so the
   // session's callbacks, and with them the other transfers, go on meanwhile.
   private let queue = DispatchQueue(label: "ParseFetch.DownloadConsumer", qos: .userInitiated)
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let onError: @Sendable (any Error) -> Void
 
   /// Starts a run whose file already holds `start` bytes (a resume), which it consumes first.

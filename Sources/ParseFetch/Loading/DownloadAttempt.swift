@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemFiles
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -46,7 +46,7 @@ final class DownloadAttempt: Sendable {
   }
 
   let parameters: Parameters
-  let state = Mutex(State())
+  let state = Locked(State())
   var url: String { parameters.request.url?.redactedForLog ?? "?" }
 
   init(_ parameters: Parameters) { self.parameters = parameters }

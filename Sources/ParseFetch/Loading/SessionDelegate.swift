@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemFiles
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -10,7 +10,7 @@ import Synchronization
 /// Per-task delegates (`URLSessionTask.delegate`) are not called by FoundationNetworking on
 /// Linux, so the session gets this one delegate and it forwards by task identifier.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, URLSessionTaskDelegate, Sendable {
-  private let attempts = Mutex<[Int: DownloadAttempt]>([:])
+  private let attempts = Locked<[Int: DownloadAttempt]>([:])
 
   func register(_ attempt: DownloadAttempt, for task: URLSessionTask) {
     attempts.withLock { $0[task.taskIdentifier] = attempt }

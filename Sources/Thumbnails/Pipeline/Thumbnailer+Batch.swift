@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemFiles
 
 extension Thumbnailer {
   /// Makes (or reuses) the thumbnails of many files with up to `jobs` files in progress at once,
@@ -27,7 +28,7 @@ extension Thumbnailer {
       return
     }
     let next = Atomic<Int>(0)
-    let delivery = Mutex(OrderedDelivery(count: paths.count))
+    let delivery = Locked(OrderedDelivery(count: paths.count))
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       while true {
         guard !isCancelled() else { return }
