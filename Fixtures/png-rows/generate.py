@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Writes the PNGs in this directory: every colour type and bit depth imgfetch's own image-data path
+takes (8 and 16 bits, gray, gray+alpha, RGB, RGBA, palette with and without tRNS), every filter type
+on every row pattern, odd widths, the image data split across many IDAT chunks (one of them empty,
+the stream's end alone in the last), and chunks after the image data. Deterministic: running it
+again writes the same bytes. Python's standard library only (zlib, struct)."""
+import os
+import struct
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def pixels(width, height, samples, depth, seed):
+    """Photo-like rows (smooth ramps plus a little noise), so every filter has something to predict."""
+    state = seed
+    rows = []
+    maximum = (1 << depth) - 1
+    for y in range(height):
+        row = []
+        for x in range(width):
+            for s in range(samples):
+                state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+                value = (x * 7 + y * 5 + s * 40) * maximum // 400 + (state >> 16) % (maximum // 16 + 1)
+                row.append(min(maximum, value))
+        rows.append(row)
+    return rows
+
+
+def filtered(rows, samples, depth, pattern):
+    """Each row as bytes with the filter the pattern gives it (PNG spec 9.2)."""
+    unit = samples * depth // 8
+    out = bytearray()
+    previous = None
+    for y, row in enumerate(rows):
+        raw = bytearray()
+        for value in row:
+            raw += value.to_bytes(depth // 8, "big")
+        above = previous or bytearray(len(raw))
+        kind = pattern[y % len(pattern)]
+        line = bytearray()
+        for i, byte in enumerate(raw):
+            left = raw[i - unit] if i >= unit else 0
+            up = above[i]
+            corner = above[i - unit] if i >= unit else 0
+            if kind == 0:
+                predicted = 0
+            elif kind == 1:
+                predicted = left
+            elif kind == 2:
+                predicted = up
+            elif kind == 3:
+                predicted = (left + up) >> 1
+            else:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                predicted = left if pa <= pb and pa <= pc else (up if pb <= pc else corner)
+            line.append((byte - predicted) & 0xFF)
+        out.append(kind)
+        out += line
+        previous = raw
+    return bytes(out)
+
+
+def write(name, width, height, colour_type, depth, pattern, palette=None, alpha=None, idat_size=None, after=b""):
+    samples = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour_type]
+    rows = pixels(width, height, samples, depth, seed=len(name))
+    if colour_type == 3:
+        rows = [[v % len(palette) for v in row] for row in rows]
+    stream = zlib.compress(filtered(rows, samples, depth, pattern), 9)
+    assert stream[0] >> 4 == 7  # the full 32 KiB window
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0))
+    if palette:
+        data += chunk(b"PLTE", bytes(c for entry in palette for c in entry))
+    if alpha:
+        data += chunk(b"tRNS", bytes(alpha))
+    if idat_size:
+        pieces = [stream[i : i + idat_size] for i in range(0, len(stream) - 4, idat_size)]
+        pieces.insert(1, b"")  # an empty IDAT among the others
+        pieces[-1] = stream[(len(pieces) - 2) * idat_size : -4]
+        pieces.append(stream[-4:])  # the Adler-32 alone
+        data += b"".join(chunk(b"IDAT", p) for p in pieces)
+    else:
+        data += chunk(b"IDAT", stream)
+    data += after + chunk(b"IEND", b"")
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(data)
+
+
+def main():
+    every = [0, 1, 2, 3, 4, 4, 3, 1, 2, 0, 4]
+    palette = [((i * 37) % 256, (i * 91) % 256, (i * 53) % 256) for i in range(200)]
+    for colour_type, depths in ((0, (8, 16)), (2, (8, 16)), (4, (8, 16)), (6, (8, 16))):
+        for depth in depths:
+            for kind in range(5):
+                write(f"type{colour_type}-{depth}bit-filter{kind}.png", 37, 9, colour_type, depth, [kind])
+            write(f"type{colour_type}-{depth}bit-mixed.png", 61, 23, colour_type, depth, every)
+    for kind in range(5):
+        write(f"palette-filter{kind}.png", 37, 9, 3, 8, [kind], palette=palette)
+    write("palette-alpha-mixed.png", 61, 23, 3, 8, every, palette=palette, alpha=[(i * 17) % 256 for i in range(120)])
+    write("rgb8-many-idats.png", 64, 40, 2, 8, every, idat_size=97)
+    write("rgba16-many-idats.png", 33, 17, 6, 16, every, idat_size=61)
+    write("rgb8-text-after-data.png", 20, 10, 2, 8, every, after=chunk(b"tEXt", b"Comment\x00after the image data"))
+    write("gray8-one-column.png", 1, 30, 0, 8, every)
+    write("rgba8-one-row.png", 50, 1, 6, 8, [4])
+
+
+if __name__ == "__main__":
+    main()
