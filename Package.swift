@@ -22,8 +22,11 @@ let package = Package(
     .systemLibrary(
       name: "CCurl", pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]),
-    // The only target that talks to libpng and libjpeg: every session and every setjmp lives here.
-    .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG"]),
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]),
+    // The only target that talks to libpng, libjpeg and zlib: every session and every setjmp lives here.
+    .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CZlib"]),
     // The systems layer: open a regular file, file status, errno to message, atomic publish, and the
     // lock shared state sits behind (a pthread mutex, which ThreadSanitizer sees; see Locked.swift).
     // Glibc only (no Foundation), so every module and the codec-only executable can use it.

@@ -10,6 +10,7 @@
  * end of the data), never from libpng's message text.
  */
 #include "imc_internal.h"
+#include "imc_png_fast.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -21,6 +22,7 @@ _Static_assert(IMC_PNG_COLOR_GRAY == PNG_COLOR_TYPE_GRAY && IMC_PNG_COLOR_RGB ==
                    IMC_PNG_COLOR_PALETTE == PNG_COLOR_TYPE_PALETTE &&
                    IMC_PNG_COLOR_GRAY_ALPHA == PNG_COLOR_TYPE_GRAY_ALPHA && IMC_PNG_COLOR_RGBA == PNG_COLOR_TYPE_RGBA,
                "IMC_PNG_COLOR_* must equal PNG_COLOR_TYPE_*");
+_Static_assert(sizeof(png_color) == 3, "a PLTE is read as RGB triples");
 
 static uint32_t read_be32(const uint8_t *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
@@ -131,6 +133,16 @@ struct imc_png_session {
   uint64_t held_until;      /* or `truncated` if the data ends first */
   imc_status limit_status;
   png_bytep *rows;
+  /* Push mode's own path on the image data (imc_png_fast.c), from the first IDAT on. */
+  imc_png_fast *fast;
+  int started_over;       /* it gave up: libpng reads the kept bytes again from the first */
+  /* PLTE and tRNS as read, before png_read_update_info rewrites the info for the output. */
+  uint8_t palette[256 * 3];
+  int palette_entries;
+  uint8_t alpha[256];
+  int alpha_entries;
+  int key_transparency; /* a tRNS colour key (gray or RGB image) */
+  uint64_t rows_to_drop;  /* the rows it queued before, which libpng's first rows repeat */
 };
 
 /* The kind of a libpng error, from what we know of the session's state. */
@@ -247,18 +259,8 @@ static void set_transforms(png_structp png, int32_t layout, int color_type, int 
   if (!want_alpha && (color_type & PNG_COLOR_MASK_ALPHA)) png_set_strip_alpha(png);
 }
 
-/* Creates the libpng session with our error, warning and memory functions, limits and chunk policy. */
-static int32_t create_session(imc_decoder *decoder, imc_status *status) {
-  struct imc_png_session *session = calloc(1, sizeof *session);
-  if (!session) {
-    imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory");
-    return status->code;
-  }
-  decoder->png = session;
-  session->status = status;
-  session->source = &decoder->source;
-  session->request = &decoder->request;
-  session->decoder = decoder;
+/* libpng's read and info structs, with our error, warning and memory functions. */
+static int32_t create_library_session(struct imc_png_session *session, imc_status *status) {
   session->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, session, on_error, on_warning, session, on_malloc,
                                           on_free);
   if (!session->png) {
@@ -271,6 +273,21 @@ static int32_t create_session(imc_decoder *decoder, imc_status *status) {
     return status->code;
   }
   return IMC_OK;
+}
+
+/* Creates the session (libpng's with ours), for the limits and chunk policy `configure` applies. */
+static int32_t create_session(imc_decoder *decoder, imc_status *status) {
+  struct imc_png_session *session = calloc(1, sizeof *session);
+  if (!session) {
+    imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory");
+    return status->code;
+  }
+  decoder->png = session;
+  session->status = status;
+  session->source = &decoder->source;
+  session->request = &decoder->request;
+  session->decoder = decoder;
+  return create_library_session(session, status);
 }
 
 /* Largest piece of IDAT data zlib gets at once, in both readers (the sequential reader's
@@ -317,6 +334,23 @@ static int32_t describe(imc_decoder *decoder, imc_status *status) {
   if (png_get_eXIf_1(png, info, &exif_length, &exif) && exif) out->orientation = imc_exif_orientation(exif, exif_length);
   if (imc_check_limits(request, width, height, status)) return status->code;
   out->output_layout = choose_layout(request->want, color_type, bit_depth, has_trns);
+  png_colorp palette = NULL;
+  int entries = 0;
+  if (png_get_PLTE(png, info, &palette, &entries) && palette && entries > 0 && entries <= 256) {
+    memcpy(session->palette, palette, (size_t)entries * 3);
+    session->palette_entries = entries;
+  }
+  png_bytep alpha = NULL;
+  int alpha_entries = 0;
+  png_color_16p key = NULL;
+  if (has_trns && png_get_tRNS(png, info, &alpha, &alpha_entries, &key)) {
+    if (color_type == PNG_COLOR_TYPE_PALETTE && alpha && alpha_entries > 0 && alpha_entries <= 256) {
+      memcpy(session->alpha, alpha, (size_t)alpha_entries);
+      session->alpha_entries = alpha_entries;
+    } else if (color_type != PNG_COLOR_TYPE_PALETTE) {
+      session->key_transparency = 1;
+    }
+  }
   set_transforms(png, out->output_layout, color_type, bit_depth, has_trns);
   session->passes = png_set_interlace_handling(png);
   png_read_update_info(png, info);
@@ -339,6 +373,27 @@ int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
   return describe(decoder, status);
 }
 
+/* The fast path on this image's data (imc_png_fast.c), or NULL when it does not take the image.
+ * libpng has read everything before the first IDAT, whose header is the last thing it read; the
+ * image's facts are the ones `describe` kept from before libpng rewrote them for the output. */
+static imc_png_fast *start_fast(struct imc_png_session *session, uint32_t first_length) {
+  const imc_info *info = &session->decoder->info;
+  imc_png_fast_image image = {0};
+  image.width = info->width;
+  image.height = info->height;
+  image.bit_depth = info->bit_depth;
+  image.color_type = info->color_type;
+  image.interlaced = info->interlaced;
+  image.layout = info->output_layout;
+  image.first_length = first_length;
+  image.palette = session->palette;
+  image.palette_entries = session->palette_entries;
+  image.alpha = session->alpha;
+  image.alpha_entries = session->alpha_entries;
+  image.has_other_transparency = session->key_transparency;
+  return imc_png_fast_create(&image);
+}
+
 /* ---- Push mode (imc_stream): libpng's progressive reader, fed as bytes arrive. ----
  * The framer sees the bytes on append; libpng is fed only up to the start of a chunk the framer
  * refused, so the verdict is the one the pull reader reaches on the same bytes. Rows go into the
@@ -350,11 +405,20 @@ static void push_info(png_structp png, png_infop info) {
   imc_decoder *decoder = session->decoder;
   if (describe(decoder, session->status) != IMC_OK) png_error(png, session->status->message);
   const imc_info *out = &decoder->info;
+  if (session->started_over) return; /* the queue is the one the fast path filled */
   size_t row_bytes = (size_t)out->output_width * imc_layout_bytes_per_pixel(out->output_layout);
   if (imc_stream_prepare_rows(decoder->stream, row_bytes, out->interlaced ? out->output_height : 0) != IMC_OK) {
     session->allocation_failed = 1;
     png_error(png, "out of memory for the rows");
   }
+  imc_stream *stream = decoder->stream;
+  if (stream->retain && !stream->retain_overflow) {
+    /* The IDAT's header is the last thing fed (pieces never span chunks): the feed framer holds it. */
+    uint64_t length = session->feed.next_chunk - session->feed.chunk_start - 12;
+    if (session->feed.chunk_start == session->fed && length <= 0x7fffffffu)
+      session->fast = start_fast(session, (uint32_t)length);
+  }
+  if (!session->fast) stream->retain = 0;
 }
 
 static void push_row(png_structp png, png_bytep row, png_uint_32 row_number, int pass) {
@@ -362,6 +426,10 @@ static void push_row(png_structp png, png_bytep row, png_uint_32 row_number, int
   struct imc_png_session *session = png_get_progressive_ptr(png);
   imc_decoder *decoder = session->decoder;
   if (!row || row_number >= decoder->info.output_height) return;
+  if (session->rows_to_drop > 0) { /* queued already, by the fast path before it gave up */
+    session->rows_to_drop--;
+    return;
+  }
   if (decoder->info.interlaced) {
     png_progressive_combine_row(png, imc_stream_image_row(decoder->stream, row_number), row);
     return;
@@ -384,15 +452,73 @@ static void push_end(png_structp png, png_infop info) {
   session->ended = 1;
 }
 
+/* Sets up libpng's progressive reader on a created session. */
+static int32_t begin_pushing(struct imc_png_session *session, imc_status *status) {
+  png_structp png = session->png;
+  if (setjmp(png_jmpbuf(png))) return status->code;
+  png_set_progressive_read_fn(png, session, push_info, push_row, push_end);
+  configure(png, session->request);
+  return IMC_OK;
+}
+
 int32_t imc_png_stream_begin(imc_decoder *decoder, imc_status *status) {
   if (create_session(decoder, status) != IMC_OK) return status->code;
   struct imc_png_session *session = decoder->png;
-  png_structp png = session->png;
-  if (setjmp(png_jmpbuf(png))) return status->code;
   session->pushing = 1;
-  png_set_progressive_read_fn(png, session, push_info, push_row, push_end);
-  configure(png, &decoder->request);
-  return IMC_OK;
+  /* Every byte is kept from the first until the fast path is known not to run, or is done: if it
+   * gives up, libpng reads them all again (up to RETAIN_LIMIT; past it libpng starts over at once). */
+  decoder->stream->retain = !decoder->request.libpng_only;
+  return begin_pushing(session, status);
+}
+
+/* The fast path gave up, or the bytes kept for it grew too many: libpng decodes the stream again
+ * from its first byte (all kept), skipping the rows the fast path already queued. */
+static int32_t start_over(struct imc_png_session *session, imc_status *status) {
+  imc_stream *stream = session->decoder->stream;
+  imc_png_fast_destroy(session->fast);
+  session->fast = NULL;
+  session->rows_to_drop = stream->rows_produced;
+  session->started_over = 1;
+  png_destroy_read_struct(&session->png, session->info ? &session->info : NULL, NULL);
+  session->info = NULL;
+  session->fed = 0;
+  memset(&session->feed, 0, sizeof session->feed);
+  stream->input_start = 0;
+  stream->retain = 0;
+  if (create_library_session(session, status) != IMC_OK) return status->code;
+  return begin_pushing(session, status);
+}
+
+/* Runs the fast path: queues its rows, decodes more as bytes allow. Returns 0 to wait (for bytes or
+ * for room in the queue), 1 when libpng was started over and should go on, or an error code. */
+static int32_t pump_fast(imc_decoder *decoder, imc_status *status) {
+  struct imc_png_session *session = decoder->png;
+  imc_stream *stream = decoder->stream;
+  for (;;) {
+    if (stream->retain_overflow) return start_over(session, status) == IMC_OK ? 1 : status->code;
+    if (imc_stream_free_rows(stream) == 0) {
+      if (!stream->unbounded) return 0;
+      session->allocation_failed = 1;
+      imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory for the rows");
+      return status->code;
+    }
+    size_t used = 0;
+    int result = imc_png_fast_step(session->fast, stream->input + stream->input_start,
+                                   stream->input_length - stream->input_start, stream->eof, &used,
+                                   imc_stream_slot(stream, 0));
+    stream->input_start += used;
+    switch (result) {
+    case IMC_PNG_FAST_ROW: imc_stream_commit_rows(stream, 1); continue;
+    case IMC_PNG_FAST_INPUT: return 0;
+    case IMC_PNG_FAST_DONE:
+      imc_png_fast_destroy(session->fast);
+      session->fast = NULL;
+      stream->retain = 0;
+      session->ended = 1;
+      return 0;
+    default: return start_over(session, status) == IMC_OK ? 1 : status->code;
+    }
+  }
 }
 
 
@@ -427,9 +553,14 @@ static int32_t held_verdict(struct imc_png_session *session, const imc_stream *s
 int32_t imc_png_stream_pump(imc_decoder *decoder, imc_status *status) {
   struct imc_png_session *session = decoder->png;
   imc_stream *stream = decoder->stream;
-  png_structp png = session->png;
   session->status = status;
   if (session->held.code != IMC_OK) return held_verdict(session, stream, status);
+  if (session->fast) {
+    int32_t outcome = pump_fast(decoder, status);
+    if (outcome == 0) return IMC_OK;
+    if (outcome != 1) return outcome;
+  }
+  png_structp png = session->png;
   if (setjmp(png_jmpbuf(png))) {
     /* libpng is spent. Inside a chunk whose end has not arrived, the verdict waits for it. */
     if (status->code == IMC_ERR_CORRUPT && imc_png_framer_cut(&session->feed, session->received)) {
@@ -468,6 +599,8 @@ int32_t imc_png_stream_pump(imc_decoder *decoder, imc_status *status) {
       imc_status_set(status, IMC_ERR_CORRUPT, "PNG chunk header is invalid");
       return status->code;
     }
+    /* libpng reached the first IDAT and the fast path took the image data. */
+    if (session->fast) return imc_png_stream_pump(decoder, status);
   }
   if (session->ended) return IMC_OK;
   if (session->limit_pending && session->fed >= session->limit_at) {
@@ -483,10 +616,103 @@ int32_t imc_png_stream_pump(imc_decoder *decoder, imc_status *status) {
 
 int imc_png_stream_done(imc_decoder *decoder) { return decoder->png->ended; }
 
+/* ---- The fast path in pull mode: after png_read_info, on the bytes that follow in the source ---- */
+
+/* Bytes read from a file source at a time. */
+#define FAST_PULL_BUFFER ((size_t)256 << 10)
+
+/* libpng reads the source again from its first byte: the fast path gave up. */
+static int32_t start_over_pull(imc_decoder *decoder, imc_status *status) {
+  struct imc_png_session *session = decoder->png;
+  imc_source *source = &decoder->source;
+  png_destroy_read_struct(&session->png, session->info ? &session->info : NULL, NULL);
+  session->info = NULL;
+  memset(&session->framer, 0, sizeof session->framer);
+  session->code_on_error = IMC_OK;
+  session->allocation_failed = 0;
+  source->hit_end = 0;
+  if (source->file) {
+    clearerr(source->file);
+    if (fseek(source->file, 0, SEEK_SET) != 0) {
+      imc_status_set(status, IMC_ERR_IO, "cannot read the file again");
+      return status->code;
+    }
+  } else {
+    source->offset = 0;
+  }
+  if (create_library_session(session, status) != IMC_OK) return status->code;
+  png_structp png = session->png;
+  if (setjmp(png_jmpbuf(png))) return status->code;
+  png_set_read_fn(png, session, on_read);
+  configure(png, &decoder->request);
+  png_read_info(png, session->info);
+  return describe(decoder, status);
+}
+
+/* Decodes the image data with the fast path when it takes the image: rows into `pixels` (NULL:
+ * only the verdict). Returns 1 when it decoded the whole image, 0 when libpng is to read the rows
+ * (the path did not take the image, or gave up and libpng was started over), -1 on an error. */
+static int fast_pull(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status) {
+  struct imc_png_session *session = decoder->png;
+  const imc_png_framer *framer = &session->framer;
+  if (decoder->request.libpng_only || png_get_io_chunk_type(session->png) != 0x49444154u) return 0;
+  /* png_read_info stops right after the first IDAT's header: the framer saw it last. */
+  if (framer->fill != 0 || framer->position != framer->chunk_start + 8) return 0;
+  uint64_t length = framer->next_chunk - framer->chunk_start - 12;
+  if (length > 0x7fffffffu) return 0;
+  imc_png_fast *fast = start_fast(session, (uint32_t)length);
+  if (!fast) return 0;
+  imc_source *source = &decoder->source;
+  uint8_t *buffer = NULL;
+  const uint8_t *input = source->data + source->offset;
+  size_t have = source->length - source->offset;
+  int eof = 1;
+  if (source->file) {
+    buffer = malloc(FAST_PULL_BUFFER);
+    if (!buffer) {
+      imc_png_fast_destroy(fast);
+      return 0;
+    }
+    input = buffer;
+    have = 0;
+    eof = 0;
+  }
+  uint32_t y = 0;
+  int result;
+  for (;;) {
+    if (buffer && !eof && have < FAST_PULL_BUFFER) {
+      size_t wanted = FAST_PULL_BUFFER - have;
+      size_t got = fread(buffer + have, 1, wanted, source->file);
+      have += got;
+      if (got < wanted) eof = 1; /* the end, or a read error libpng will report if it matters */
+    }
+    size_t used = 0;
+    result = imc_png_fast_step(fast, input, have, eof, &used, pixels ? pixels + (size_t)y * row_bytes : NULL);
+    if (buffer) {
+      memmove(buffer, buffer + used, have - used);
+    } else {
+      input += used;
+    }
+    have -= used;
+    if (result == IMC_PNG_FAST_ROW) {
+      y++;
+      continue;
+    }
+    if (result == IMC_PNG_FAST_INPUT) continue;
+    break;
+  }
+  imc_png_fast_destroy(fast);
+  free(buffer);
+  if (result == IMC_PNG_FAST_DONE) return 1;
+  return start_over_pull(decoder, status) == IMC_OK ? 0 : -1;
+}
+
 int32_t imc_png_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status) {
   struct imc_png_session *session = decoder->png;
-  png_structp png = session->png;
   session->status = status;
+  int fast = fast_pull(decoder, pixels, row_bytes, status);
+  if (fast != 0) return fast > 0 ? IMC_OK : status->code;
+  png_structp png = session->png;
   uint32_t height = decoder->info.output_height;
   session->rows = malloc(sizeof(png_bytep) * height);
   if (!session->rows) {
@@ -502,8 +728,10 @@ int32_t imc_png_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, im
 
 int32_t imc_png_validate(imc_decoder *decoder, imc_status *status) {
   struct imc_png_session *session = decoder->png;
-  png_structp png = session->png;
   session->status = status;
+  int fast = fast_pull(decoder, NULL, 0, status);
+  if (fast != 0) return fast > 0 ? IMC_OK : status->code;
+  png_structp png = session->png;
   uint32_t height = decoder->info.output_height;
   /* One row, kept in the session (freed at close) so that a longjmp cannot leak it. */
   session->rows = malloc(sizeof(png_bytep));
@@ -522,6 +750,7 @@ int32_t imc_png_validate(imc_decoder *decoder, imc_status *status) {
 
 void imc_png_close(imc_decoder *decoder) {
   struct imc_png_session *session = decoder->png;
+  imc_png_fast_destroy(session->fast);
   if (session->png) png_destroy_read_struct(&session->png, session->info ? &session->info : NULL, NULL);
   if (session->owns_row && session->rows) free(session->rows[0]);
   free(session->rows);

@@ -13,6 +13,11 @@ public struct DecodeOptions: Sendable, Equatable {
   /// validation). The two give the same verdicts, messages and pixels (the tests and the FuzzEighth
   /// fuzzer compare them); this is for those comparisons. `false` by default.
   public var libjpegOnly = false
+  /// Whether libpng reads every PNG row itself, also where imgfetch's own image-data path would
+  /// (a plain 8- or 16-bit PNG, not interlaced, decoded as a stream: a thumbnail, a validation of
+  /// a download). The two give the same verdicts, messages and pixels (the tests and the
+  /// FuzzPNGRows fuzzer compare them); this is for those comparisons. `false` by default.
+  public var libpngOnly = false
   /// Whether imgfetch's 1/8-scale JPEG decoder splits a large scan between two threads even while
   /// other decodes run in the process (by default only when none does): the tests' way to reach the
   /// two-thread path whatever runs beside them.

@@ -220,6 +220,7 @@ extension DecodeOptions {
     request.max_pixels = UInt64(Swift.max(1, limits.maxPixels))
     request.max_chunk_bytes = UInt64(Swift.max(1, limits.maxChunkBytes))
     request.libjpeg_only = libjpegOnly ? 1 : 0
+    request.libpng_only = libpngOnly ? 1 : 0
     request.always_split = alwaysSplitsScans ? 1 : 0
     return request
   }

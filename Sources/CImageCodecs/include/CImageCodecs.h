@@ -89,6 +89,8 @@ typedef struct {
                                fast path would (tests compare the two) */
   int32_t always_split;     /* nonzero: the 1/8-scale fast path splits a large scan between two
                                threads even while other decodes run (tests) */
+  int32_t libpng_only;      /* nonzero: libpng reads every PNG row itself, also where imgfetch's
+                               own image-data path would (tests compare the two) */
 } imc_request;
 
 /* What the header says, and what the decoder will produce. */
@@ -141,6 +143,10 @@ void imc_decoder_close(imc_decoder *decoder);
  * pull decoder's verdict on the same bytes. Memory: the bytes not yet consumed, a queue of rows
  * (a bounded capacity, which finishing may exceed), and the library's own state (a progressive
  * JPEG's coefficients; an interlaced PNG's whole image, handed out when its last pass is done). */
+/* On the calling thread: the PNG images imgfetch's own image-data path (imc_png_fast.c) decoded to
+ * their end, and those it gave up on, handing them to libpng (tests see which path ran). */
+void imc_png_rows_counts(uint64_t *finished, uint64_t *given_up);
+
 typedef struct imc_stream imc_stream;
 
 enum {

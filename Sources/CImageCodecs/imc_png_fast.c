@@ -1,0 +1,465 @@
+/* imc_png_fast.c: the image data of a plain PNG without libpng's row reader.
+ *
+ * Why: libpng as Debian builds it undoes the row filters in plain C, one byte at a time; on a photo
+ * (mostly Paeth rows) that is about half of the decode, more than zlib's inflate. Here the filters
+ * of 3- and 4-byte pixels run on SSE2, a pixel's channels at once, and a validation (no pixels
+ * wanted) skips them altogether: only the filter type byte can be wrong, and it is checked.
+ *
+ * What stays libpng's: every chunk before the first IDAT (IHDR, PLTE, tRNS, iCCP, eXIf, and all its
+ * checks), read by png_read_info or its progressive reader before this path starts.
+ *
+ * One verdict: this path only *accepts* what libpng decodes without an error: every IDAT's CRC
+ * right and its length within libpng's limit, zlib's stream sound (header, codes, Adler-32; its
+ * window the full 32 KiB, so that no verdict depends on how the calls to inflate are cut) and
+ * ending exactly with the last row at the end of an IDAT, every filter type known, then IEND,
+ * empty, with its CRC. On anything else (damage, data cut short, extra data, any other chunk after
+ * the image data, a palette index past the palette) it gives up and the caller decodes the file
+ * again with libpng, whose verdict and message stand. Both decode the same rows the same way, so
+ * rows handed out before giving up are the rows libpng produces.
+ */
+#include "imc_internal.h"
+#include "imc_png_fast.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Bytes past a row that the vector filters may read and write back unchanged (and the palette
+ * expansion write, one byte past an RGB pixel). */
+#define ROW_PADDING 16
+
+enum { PHASE_DATA, PHASE_CRC, PHASE_HEADER, PHASE_IEND_CRC };
+
+struct imc_png_fast {
+  z_stream zlib;
+  int zlib_ready;
+  uint32_t width, height;
+  int samples;           /* per pixel in the file: 1 gray or palette, 2 gray+alpha, 3 RGB, 4 RGBA */
+  int sample_bytes;      /* 1, or 2 for 16 bits (of which the output keeps the high byte) */
+  int pixel_bytes;       /* the filters' unit */
+  int palette_image;
+  int out_channels;      /* 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA */
+  size_t row_bytes;      /* a row's bytes after its filter type byte */
+  uint8_t *buffers;
+  uint8_t *current;      /* the filter type byte, then the row being inflated */
+  uint8_t *previous;     /* the row above, unfiltered (zeros above the first) */
+  size_t fill;           /* bytes of `current` inflated so far */
+  uint32_t row;          /* rows complete */
+  int stream_ended;      /* zlib reported the end of its stream */
+  int phase;
+  uint32_t chunk_left;   /* of the IDAT being read */
+  uint32_t crc;          /* of the chunk being read: its type, then its data */
+  uint8_t collected[8];  /* a chunk header or CRC, as its bytes arrive */
+  int collected_count;
+  uint64_t idat_limit;   /* libpng's largest acceptable IDAT length for this image */
+  uint8_t colours[256][4]; /* a palette image's entries as RGBA */
+  int palette_entries;
+};
+
+static uint32_t read_be32(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* ---- set-up ---- */
+
+static int output_channels(int32_t layout) {
+  switch (layout) {
+  case IMC_LAYOUT_GRAY8: return 1;
+  case IMC_LAYOUT_GRAYALPHA8: return 2;
+  case IMC_LAYOUT_RGB8: return 3;
+  case IMC_LAYOUT_RGBA8: return 4;
+  default: return 0;
+  }
+}
+
+/* The longest IDAT libpng reads for this image (png_check_chunk_length: the image's bytes with
+ * zlib's overhead); a longer one is an error there, so this path does not take it. libpng's limit
+ * is at least this, so giving up above it never refuses what libpng takes. */
+static uint64_t idat_limit(const imc_png_fast_image *image, int samples) {
+  uint64_t row_factor = (uint64_t)image->width * (uint64_t)samples * (image->bit_depth > 8 ? 2u : 1u) + 1u;
+  if (row_factor > 0xffffffffu || image->height > 0xffffffffu / row_factor) return 0x7fffffffu;
+  uint64_t limit = (uint64_t)image->height * row_factor;
+  uint64_t factor = row_factor > 32566 ? 32566 : row_factor;
+  limit += 6 + 5 * (limit / factor + 1);
+  return limit < 0x7fffffffu ? limit : 0x7fffffffu;
+}
+
+imc_png_fast *imc_png_fast_create(const imc_png_fast_image *image) {
+  if (image->interlaced || image->has_other_transparency) return NULL;
+  if (image->bit_depth != 8 && image->bit_depth != 16) return NULL;
+  int samples;
+  switch (image->color_type) {
+  case IMC_PNG_COLOR_GRAY: samples = 1; break;
+  case IMC_PNG_COLOR_GRAY_ALPHA: samples = 2; break;
+  case IMC_PNG_COLOR_RGB: samples = 3; break;
+  case IMC_PNG_COLOR_RGBA: samples = 4; break;
+  case IMC_PNG_COLOR_PALETTE: samples = 1; break;
+  default: return NULL;
+  }
+  int palette_image = image->color_type == IMC_PNG_COLOR_PALETTE;
+  if (palette_image && (image->bit_depth != 8 || !image->palette || image->palette_entries < 1 ||
+                        image->palette_entries > 256 || image->alpha_entries > image->palette_entries))
+    return NULL;
+  int out_channels = output_channels(image->layout);
+  if (out_channels == 0) return NULL;
+  int colour_source = image->color_type & 2;
+  /* libpng's RGB-to-gray conversion is not done here; gray+alpha output only from gray+alpha. */
+  if (colour_source && out_channels < 3) return NULL;
+  if (out_channels == 2 && image->color_type != IMC_PNG_COLOR_GRAY_ALPHA) return NULL;
+  if (image->width == 0 || image->height == 0) return NULL;
+
+  imc_png_fast *fast = calloc(1, sizeof *fast);
+  if (!fast) return NULL;
+  fast->width = image->width;
+  fast->height = image->height;
+  fast->samples = samples;
+  fast->sample_bytes = image->bit_depth / 8;
+  fast->pixel_bytes = samples * fast->sample_bytes;
+  fast->palette_image = palette_image;
+  fast->out_channels = out_channels;
+  fast->row_bytes = (size_t)image->width * (size_t)fast->pixel_bytes;
+  fast->idat_limit = idat_limit(image, samples);
+  if (palette_image) {
+    fast->palette_entries = image->palette_entries;
+    for (int i = 0; i < image->palette_entries; i++) {
+      memcpy(fast->colours[i], image->palette + 3 * i, 3);
+      fast->colours[i][3] = i < image->alpha_entries && image->alpha ? image->alpha[i] : 255;
+    }
+  }
+  /* Two rows, each: the filter type byte, the row, padding; zeroed, so the row above the first is zeros. */
+  size_t stride = 1 + fast->row_bytes + ROW_PADDING;
+  fast->buffers = calloc(2, stride);
+  if (!fast->buffers) goto refuse;
+  fast->current = fast->buffers;
+  fast->previous = fast->buffers + stride;
+  /* Window size from the stream's own header, as libpng asks zlib for it. */
+  if (inflateInit2(&fast->zlib, 0) != Z_OK) goto refuse;
+  fast->zlib_ready = 1;
+  fast->phase = PHASE_DATA;
+  fast->chunk_left = image->first_length;
+  if (image->first_length > fast->idat_limit) goto refuse;
+  fast->crc = (uint32_t)crc32(0, (const Bytef *)"IDAT", 4);
+  return fast;
+refuse:
+  imc_png_fast_destroy(fast);
+  return NULL;
+}
+
+void imc_png_fast_destroy(imc_png_fast *fast) {
+  if (!fast) return;
+  if (fast->zlib_ready) inflateEnd(&fast->zlib);
+  free(fast->buffers);
+  free(fast);
+}
+
+/* ---- the row filters (PNG spec 9.2), undone in place; `above` is the unfiltered row above ---- */
+
+static inline int paeth_predictor(int left, int above, int upper_left) {
+  int to_left = above - upper_left, to_above = left - upper_left;
+  int distance_left = abs(to_left), distance_above = abs(to_above), distance_corner = abs(to_left + to_above);
+  if (distance_left <= distance_above && distance_left <= distance_corner) return left;
+  return distance_above <= distance_corner ? above : upper_left;
+}
+
+static void undo_scalar(int filter, uint8_t *row, const uint8_t *above, size_t count, int unit) {
+  switch (filter) {
+  case 1:
+    for (size_t i = (size_t)unit; i < count; i++) row[i] = (uint8_t)(row[i] + row[i - unit]);
+    break;
+  case 2:
+    for (size_t i = 0; i < count; i++) row[i] = (uint8_t)(row[i] + above[i]);
+    break;
+  case 3:
+    for (size_t i = 0; i < (size_t)unit && i < count; i++) row[i] = (uint8_t)(row[i] + (above[i] >> 1));
+    for (size_t i = (size_t)unit; i < count; i++) row[i] = (uint8_t)(row[i] + ((row[i - unit] + above[i]) >> 1));
+    break;
+  case 4:
+    for (size_t i = 0; i < (size_t)unit && i < count; i++) row[i] = (uint8_t)(row[i] + above[i]);
+    for (size_t i = (size_t)unit; i < count; i++)
+      row[i] = (uint8_t)(row[i] + paeth_predictor(row[i - unit], above[i], above[i - unit]));
+    break;
+  default: break;
+  }
+}
+
+#if defined(__SSE2__)
+/* One pixel of up to eight bytes per step, its bytes in 16-bit lanes: four bytes are loaded for a
+ * 3- or 4-byte pixel, eight for a 6- or 8-byte one. Lanes past the pixel hold the next pixel's
+ * first bytes: their predictor is masked to zero, so the store puts them back unchanged (and at
+ * the row's end they are padding). */
+static inline __m128i load_pixel(const uint8_t *at, int wide) {
+  if (wide) return _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)at), _mm_setzero_si128());
+  int32_t word;
+  memcpy(&word, at, 4);
+  return _mm_unpacklo_epi8(_mm_cvtsi32_si128(word), _mm_setzero_si128());
+}
+
+static inline void store_pixel(uint8_t *at, __m128i lanes, int wide) {
+  __m128i packed = _mm_packus_epi16(lanes, lanes);
+  if (wide) {
+    _mm_storel_epi64((__m128i *)(void *)at, packed);
+    return;
+  }
+  int32_t word = _mm_cvtsi128_si32(packed);
+  memcpy(at, &word, 4);
+}
+
+static inline __m128i absolute(__m128i lanes) { return _mm_max_epi16(lanes, _mm_sub_epi16(_mm_setzero_si128(), lanes)); }
+
+static inline __m128i choose(__m128i mask, __m128i when_set, __m128i otherwise) {
+  return _mm_or_si128(_mm_and_si128(mask, when_set), _mm_andnot_si128(mask, otherwise));
+}
+
+/* The left-dependent filters, one loop each so that the filter type is decided once per row. */
+static inline __attribute__((always_inline)) void undo_vector_with(int filter, uint8_t *row, const uint8_t *above,
+                                                                   size_t count, int unit, int wide) {
+  const __m128i low_byte = _mm_set1_epi16(0xff);
+  const __m128i lanes_used = _mm_cmplt_epi16(_mm_set_epi16(7, 6, 5, 4, 3, 2, 1, 0), _mm_set1_epi16((short)unit));
+  __m128i left = _mm_setzero_si128(), upper_left = _mm_setzero_si128();
+  for (size_t i = 0; i < count; i += (size_t)unit) {
+    __m128i raw = load_pixel(row + i, wide);
+    __m128i predicted;
+    if (filter == 1) {
+      predicted = left;
+    } else if (filter == 3) {
+      predicted = _mm_srli_epi16(_mm_add_epi16(left, load_pixel(above + i, wide)), 1);
+    } else {
+      __m128i up = load_pixel(above + i, wide);
+      __m128i to_left = _mm_sub_epi16(up, upper_left), to_above = _mm_sub_epi16(left, upper_left);
+      __m128i distance_left = absolute(to_left), distance_above = absolute(to_above);
+      __m128i distance_corner = absolute(_mm_add_epi16(to_left, to_above));
+      __m128i corner = _mm_cmplt_epi16(distance_corner, _mm_min_epi16(distance_left, distance_above));
+      __m128i take_above = _mm_cmplt_epi16(distance_above, distance_left);
+      predicted = choose(corner, upper_left, choose(take_above, up, left));
+      upper_left = up;
+    }
+    left = _mm_and_si128(_mm_add_epi16(raw, _mm_and_si128(predicted, lanes_used)), low_byte);
+    store_pixel(row + i, left, wide);
+  }
+}
+
+static void undo_vector(int filter, uint8_t *row, const uint8_t *above, size_t count, int unit) {
+  int wide = unit > 4;
+  if (filter == 1) {
+    if (wide) undo_vector_with(1, row, above, count, unit, 1);
+    else undo_vector_with(1, row, above, count, unit, 0);
+  } else if (filter == 3) {
+    if (wide) undo_vector_with(3, row, above, count, unit, 1);
+    else undo_vector_with(3, row, above, count, unit, 0);
+  } else {
+    if (wide) undo_vector_with(4, row, above, count, unit, 1);
+    else undo_vector_with(4, row, above, count, unit, 0);
+  }
+}
+#endif
+
+static void undo_filter(int filter, uint8_t *row, const uint8_t *above, size_t count, int unit) {
+  if (filter == 0) return;
+#if defined(__SSE2__)
+  if (filter != 2 && unit >= 3) {
+    undo_vector(filter, row, above, count, unit);
+    return;
+  }
+#endif
+  undo_scalar(filter, row, above, count, unit);
+}
+
+/* ---- output ---- */
+
+/* Pixels from `samples` samples of `step` bytes (the first byte of a 16-bit sample is its high
+ * one) to `channels` channels: gray copied to R, G and B, an opaque alpha added or the alpha dropped. */
+static inline __attribute__((always_inline)) void convert_pixels(const uint8_t *row, uint8_t *out, uint32_t width,
+                                                                 int samples, int step, int channels) {
+  int gray = samples <= 2, has_alpha = samples == 2 || samples == 4;
+  for (uint32_t x = 0; x < width; x++, row += samples * step, out += channels) {
+    uint8_t first = row[0];
+    uint8_t alpha = has_alpha ? row[(samples - 1) * step] : 255;
+    out[0] = first;
+    if (channels == 2) out[1] = alpha;
+    if (channels >= 3) {
+      out[1] = gray ? first : row[step];
+      out[2] = gray ? first : row[2 * step];
+    }
+    if (channels == 4) out[3] = alpha;
+  }
+}
+
+/* The unfiltered row in the output layout, as libpng's transformations make it: palette entries
+ * (with tRNS alpha when alpha is wanted), gray copied to R, G and B, the high byte of 16-bit
+ * samples, an opaque alpha added or the alpha dropped. 0 when a palette index is past the palette. */
+static int convert_row(const imc_png_fast *fast, const uint8_t *row, uint8_t *out) {
+  uint32_t width = fast->width;
+  int channels = fast->out_channels;
+  if (fast->palette_image) {
+    uint8_t *end = out + (size_t)width * (size_t)channels;
+    for (uint32_t x = 0; x < width; x++, out += channels) {
+      uint8_t index = row[x];
+      if (index >= fast->palette_entries) return 0;
+      /* Four bytes at once; an RGB pixel's fourth is the next one's first, written over next,
+       * except at the row's end, which gets its three. */
+      if (out + 4 <= end) memcpy(out, fast->colours[index], 4);
+      else memcpy(out, fast->colours[index], (size_t)channels);
+    }
+    return 1;
+  }
+  int samples = fast->samples, step = fast->sample_bytes;
+  if (step == 1 && samples == channels) {
+    memcpy(out, row, fast->row_bytes);
+    return 1;
+  }
+  /* One loop per combination, so that each is compiled with its constants. */
+#define CONVERT(file_samples, file_step, out_channels)                                                                \
+  if (samples == file_samples && step == file_step && channels == out_channels) {                                     \
+    convert_pixels(row, out, width, file_samples, file_step, out_channels);                                          \
+    return 1;                                                                                                         \
+  }
+  CONVERT(1, 1, 3) CONVERT(1, 1, 4) CONVERT(2, 1, 1) CONVERT(2, 1, 3) CONVERT(2, 1, 4) CONVERT(3, 1, 4)
+  CONVERT(4, 1, 3) CONVERT(1, 2, 1) CONVERT(1, 2, 3) CONVERT(1, 2, 4) CONVERT(2, 2, 1) CONVERT(2, 2, 2)
+  CONVERT(2, 2, 3) CONVERT(2, 2, 4) CONVERT(3, 2, 3) CONVERT(3, 2, 4) CONVERT(4, 2, 3) CONVERT(4, 2, 4)
+#undef CONVERT
+  return 0; /* no other combination is created */
+}
+
+/* A complete row in `current`: checks its filter type, undoes it and converts it. 0 to give up. */
+static int finish_row(imc_png_fast *fast, uint8_t *out) {
+  int filter = fast->current[0];
+  if (filter > 4) return 0; /* libpng: "bad adaptive filter value" */
+  if (out) {
+    undo_filter(filter, fast->current + 1, fast->previous + 1, fast->row_bytes, fast->pixel_bytes);
+    if (!convert_row(fast, fast->current + 1, out)) return 0;
+    uint8_t *above = fast->current;
+    fast->current = fast->previous;
+    fast->previous = above;
+  }
+  fast->fill = 0;
+  fast->row++;
+  return 1;
+}
+
+/* ---- the chunks ---- */
+
+/* Collects up to `want` bytes of a header or CRC; 1 when all are there. */
+static int collect(imc_png_fast *fast, int want, const uint8_t *input, size_t length, size_t *position) {
+  while (fast->collected_count < want && *position < length) fast->collected[fast->collected_count++] = input[(*position)++];
+  if (fast->collected_count < want) return 0;
+  fast->collected_count = 0;
+  return 1;
+}
+
+/* Inflates what the current IDAT holds of input[*position...]: into the row being made, or after
+ * the last row into a byte that must stay unwritten. 1 went on, 0 give up. */
+static int inflate_some(imc_png_fast *fast, const uint8_t *input, size_t available, size_t *consumed) {
+  z_stream *zlib = &fast->zlib;
+  uint8_t extra;
+  size_t row_total = 1 + fast->row_bytes;
+  int rows_done = fast->row >= fast->height;
+  /* Only a stream whose header declares zlib's full 32 KiB window: with a smaller one, whether a
+   * distance reaches too far back depends on how the calls to inflate cut the output, and libpng
+   * cuts it its own way. */
+  if (zlib->total_in == 0 && (input[0] >> 4) != 7) return 0;
+  zlib->next_in = (Bytef *)(uintptr_t)input;
+  zlib->avail_in = available > 0x40000000u ? 0x40000000u : (uInt)available;
+  uInt offered = zlib->avail_in;
+  if (rows_done) {
+    zlib->next_out = &extra;
+    zlib->avail_out = 1;
+  } else {
+    size_t wanted = row_total - fast->fill;
+    zlib->next_out = fast->current + fast->fill;
+    zlib->avail_out = wanted > 0x40000000u ? 0x40000000u : (uInt)wanted;
+  }
+  uInt room = zlib->avail_out;
+  int result = inflate(zlib, Z_NO_FLUSH);
+  *consumed = offered - zlib->avail_in;
+  size_t produced = room - zlib->avail_out;
+  if (result != Z_OK && result != Z_STREAM_END && result != Z_BUF_ERROR) return 0;
+  if (rows_done) {
+    if (produced) return 0; /* more image data than the image has */
+  } else {
+    fast->fill += produced;
+  }
+  if (result == Z_STREAM_END) {
+    fast->stream_ended = 1;
+    /* The stream ended: it must be with the last row. */
+    if (!rows_done && (fast->fill < row_total || fast->row + 1 < fast->height)) return 0;
+  }
+  if (*consumed == 0 && produced == 0 && result != Z_STREAM_END) return 0; /* no progress: never expected */
+  return 1;
+}
+
+/* This thread's images that the path finished, and those it gave up on (imc_png_rows_counts). */
+static _Thread_local uint64_t images_finished, images_given_up;
+
+void imc_png_rows_counts(uint64_t *finished, uint64_t *given_up) {
+  *finished = images_finished;
+  *given_up = images_given_up;
+}
+
+int imc_png_fast_step(imc_png_fast *fast, const uint8_t *input, size_t length, int eof, size_t *used, uint8_t *row) {
+  size_t position = 0;
+  int result;
+  for (;;) {
+    if (fast->phase == PHASE_DATA) {
+      if (fast->chunk_left == 0) {
+        fast->phase = PHASE_CRC;
+        continue;
+      }
+      /* Bytes in an IDAT after zlib's stream ended. */
+      if (fast->stream_ended) goto give_up;
+      size_t available = length - position;
+      if (available > fast->chunk_left) available = fast->chunk_left;
+      if (available == 0) goto need_input;
+      size_t consumed = 0;
+      if (!inflate_some(fast, input + position, available, &consumed)) goto give_up;
+      fast->crc = (uint32_t)crc32(fast->crc, input + position, (uInt)consumed);
+      position += consumed;
+      fast->chunk_left -= (uint32_t)consumed;
+      if (fast->row < fast->height && fast->fill == 1 + fast->row_bytes) {
+        if (!finish_row(fast, row)) goto give_up;
+        result = IMC_PNG_FAST_ROW;
+        goto out;
+      }
+      continue;
+    }
+    if (fast->phase == PHASE_CRC || fast->phase == PHASE_IEND_CRC) {
+      if (!collect(fast, 4, input, length, &position)) goto need_input;
+      if (read_be32(fast->collected) != fast->crc) goto give_up;
+      if (fast->phase == PHASE_IEND_CRC) {
+        images_finished++;
+        result = IMC_PNG_FAST_DONE;
+        goto out;
+      }
+      fast->phase = PHASE_HEADER;
+      continue;
+    }
+    /* PHASE_HEADER: the next chunk must be another IDAT while the stream goes on, then IEND. */
+    if (!collect(fast, 8, input, length, &position)) goto need_input;
+    uint32_t chunk_length = read_be32(fast->collected);
+    const uint8_t *type = fast->collected + 4;
+    fast->crc = (uint32_t)crc32(0, type, 4);
+    if (memcmp(type, "IDAT", 4) == 0 && !fast->stream_ended && chunk_length <= fast->idat_limit) {
+      fast->chunk_left = chunk_length;
+      fast->phase = PHASE_DATA;
+      continue;
+    }
+    if (memcmp(type, "IEND", 4) == 0 && fast->stream_ended && fast->row >= fast->height && chunk_length == 0) {
+      fast->phase = PHASE_IEND_CRC;
+      continue;
+    }
+    goto give_up;
+  }
+need_input:
+  if (eof) goto give_up;
+  result = IMC_PNG_FAST_INPUT;
+  goto out;
+give_up:
+  images_given_up++;
+  result = IMC_PNG_FAST_GIVE_UP;
+out:
+  *used = position;
+  return result;
+}

@@ -1,0 +1,188 @@
+import FixtureSupport
+import Foundation
+import ImageCodecs
+import Testing
+
+/// imgfetch's own PNG image-data path (`imc_png_fast.c`: a plain PNG's IDAT chunks inflated, the
+/// row filters undone on SSE2) must be invisible: for every input, every source (memory, a file, a
+/// validation, a stream in random pieces) and every output format, the same verdict, the same error
+/// message and the same pixels as libpng reading the rows itself (`libpngOnly`).
+///
+/// The inputs: every PNG fixture, the generated files of `Fixtures/png-rows` (every colour type at 8
+/// and 16 bits, each filter type, many IDAT chunks), every truncation of some of them, and damaged
+/// copies whose CRCs were made right again, so that zlib and the filters meet the damage.
+@Suite(.serialized) struct PNGRowsTests {
+  typealias Outcome = EighthScaleDecoderTests.Outcome
+
+  static func options(_ format: PixelFormatRequest, libpngOnly: Bool) -> DecodeOptions {
+    var options = DecodeOptions(pixelFormat: format)
+    options.libpngOnly = libpngOnly
+    return options
+  }
+
+  static func isPNG(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) }
+
+  static var generated: [URL] {
+    VerdictProofTests.files(under: Fixtures.root.appendingPathComponent("Fixtures/png-rows"))
+      .filter { $0.pathExtension == "png" }
+  }
+
+  /// The disagreements between the two paths on `bytes`, described: each source decoded by both.
+  static func disagreements(_ bytes: [UInt8], name: String, seed: UInt64, formats: [PixelFormatRequest]) throws
+    -> [String]
+  {
+    var problems: [String] = []
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("png-rows-\(UUID().uuidString).png").path
+    try Data(bytes).write(to: URL(fileURLWithPath: file))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    func compare(_ source: String, _ decode: (DecodeOptions) -> Outcome, format: PixelFormatRequest) {
+      let ours = decode(options(format, libpngOnly: false))
+      let libpng = decode(options(format, libpngOnly: true))
+      if ours != libpng { problems.append("\(name) \(format) \(source): \(ours), libpng alone: \(libpng)") }
+    }
+    for format in formats {
+      compare("from memory", { Outcome(StreamingDecoderTests.oneCall(bytes, options: $0)) }, format: format)
+      compare(
+        "streamed",
+        { Outcome(StreamingDecoderTests.stream(bytes, options: $0, seed: seed, maxChunk: 1 + Int(seed % 9_000))) },
+        format: format)
+    }
+    compare(
+      "from a file",
+      { options in
+        do throws(DecodeError) { return .image(try ImageDecoder.decode(contentsOf: file, options: options)) } catch {
+          return .error(error.kind, error.message)
+        }
+      }, format: .source)
+    compare(
+      "validated",
+      { options in
+        do throws(DecodeError) {
+          _ = try ImageDecoder.validate(contentsOf: file, options: options)
+          return .error(.invalidArgument, "accepted")
+        } catch { return .error(error.kind, error.message) }
+      }, format: .source)
+    return problems
+  }
+
+  @Test func everyPNGFixtureDecodesAsLibpngAloneDoes() async throws {
+    var inputs: [URL] = []
+    for directory in ["Fixtures/images", "Fixtures/hostile", "Fixtures/regressions", "Fixtures/png-rows", "fuzz/seeds"]
+    {
+      inputs += VerdictProofTests.files(under: Fixtures.root.appendingPathComponent(directory))
+    }
+    var problems: [String] = []
+    var checked = 0
+    for (index, url) in inputs.enumerated() {
+      let bytes = try VerdictProofTests.read(url)
+      guard Self.isPNG(bytes) else { continue }
+      await Task.yield()
+      checked += 1
+      problems += try Self.disagreements(
+        bytes, name: url.lastPathComponent, seed: UInt64(index + 1), formats: PixelFormatRequest.allCases)
+    }
+    #expect(checked > 200)
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  /// The generated files are all ones the path takes: it decodes each to its end from memory, a
+  /// file and a stream, except the one with a chunk after the image data, which it hands to libpng.
+  @Test func thePathDecodesThePlainFilesItselfAndHandsTheRestToLibpng() throws {
+    for url in Self.generated {
+      let bytes = try VerdictProofTests.read(url)
+      let handsOver = url.lastPathComponent.contains("after-data")
+      for (source, decode) in [
+        ("memory", { () throws(DecodeError) in _ = try ImageDecoder.decode(bytes, options: DecodeOptions()) }),
+        ("file", { () throws(DecodeError) in _ = try ImageDecoder.decode(contentsOf: url.path) }),
+        ("validation", { () throws(DecodeError) in _ = try ImageDecoder.validate(contentsOf: url.path) }),
+        ("stream", { () throws(DecodeError) in _ = try StreamingDecoderTests.stream(bytes, maxChunk: 333).get() }),
+      ] as [(String, () throws(DecodeError) -> Void)] {
+        let before = PNGRowsCounts.current()
+        try decode()
+        let after = PNGRowsCounts.current()
+        let name = "\(url.lastPathComponent) from \(source)"
+        #expect(after.finished - before.finished == (handsOver ? 0 : 1), "\(name): finished")
+        #expect(after.gaveUp - before.gaveUp == (handsOver ? 1 : 0), "\(name): gave up")
+      }
+    }
+    #expect(Self.generated.count >= 55)
+  }
+
+  /// Unfiltered rows are right: the files of one colour type and depth hold the same pixels with
+  /// every filter type (generate.py), so all five decode alike, and like the mixed-filter file's
+  /// own libpng decode.
+  @Test func everyFilterTypeGivesTheSamePixels() throws {
+    for prefix in [
+      "type0-8bit", "type0-16bit", "type2-8bit", "type2-16bit", "type4-8bit", "type4-16bit",
+      "type6-8bit", "type6-16bit", "palette",
+    ] {
+      let images = try (0...4).map { kind in
+        try ImageDecoder.decode(
+          contentsOf: Fixtures.root.appendingPathComponent("Fixtures/png-rows/\(prefix)-filter\(kind).png").path,
+          options: DecodeOptions(pixelFormat: .native))
+      }
+      #expect(images.allSatisfy { $0 == images[0] }, "\(prefix)")
+    }
+  }
+
+  @Test func everyTruncationDecodesAsLibpngAloneDoes() async throws {
+    var problems: [String] = []
+    for name in ["rgb8-many-idats.png", "rgba16-many-idats.png", "type6-8bit-mixed.png", "palette-alpha-mixed.png"] {
+      let bytes = try VerdictProofTests.read(Fixtures.root.appendingPathComponent("Fixtures/png-rows/\(name)"))
+      for length in stride(from: 0, to: bytes.count + 1, by: max(1, bytes.count / 97)) {
+        await Task.yield()
+        problems += try Self.disagreements(
+          Array(bytes[..<length]), name: "\(name)[..<\(length)]", seed: UInt64(length + 1), formats: [.source, .rgba8])
+      }
+    }
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  /// Bytes changed anywhere after the signature, then every chunk's CRC made right again, so that
+  /// the damage reaches zlib, the filter type bytes and the chunk structure rather than stopping
+  /// at a CRC.
+  @Test func damagedFilesWithRightCRCsDecodeAsLibpngAloneDoes() async throws {
+    var problems: [String] = []
+    var generator = SplitMix(seed: 0x5EED)
+    for name in ["rgb8-many-idats.png", "type2-16bit-mixed.png", "type4-8bit-mixed.png", "palette-alpha-mixed.png"] {
+      let original = try VerdictProofTests.read(Fixtures.root.appendingPathComponent("Fixtures/png-rows/\(name)"))
+      for round in 0..<60 {
+        var bytes = original
+        for _ in 0..<(1 + Int(generator.next() % 3)) {
+          let at = 8 + Int(generator.next() % UInt64(bytes.count - 8))
+          bytes[at] = generator.next() % 2 == 0 ? UInt8(truncatingIfNeeded: generator.next()) : bytes[at] ^ 0x10
+        }
+        Self.makeCRCsRight(&bytes)
+        await Task.yield()
+        problems += try Self.disagreements(
+          bytes, name: "\(name) damaged #\(round)", seed: generator.next(), formats: [.source])
+      }
+    }
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  /// Recomputes the CRC of every whole chunk (stopping at a length that runs past the end).
+  static func makeCRCsRight(_ bytes: inout [UInt8]) {
+    var at = 8
+    while at + 12 <= bytes.count {
+      let length = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+      guard length <= bytes.count - at - 12 else { return }
+      let crc = CRC32.of(bytes[at + 4..<at + 8 + length])
+      for i in 0..<4 { bytes[at + 8 + length + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * i)) }
+      at += 12 + length
+    }
+  }
+}
+
+/// The CRC-32 of PNG chunks (ISO 3309, as zlib computes it).
+enum CRC32 {
+  static let table: [UInt32] = (0..<256).map { index in
+    var value = UInt32(index)
+    for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+    return value
+  }
+
+  static func of(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    ~bytes.reduce(~UInt32(0)) { table[Int(($0 ^ UInt32($1)) & 0xFF)] ^ ($0 >> 8) }
+  }
+}
