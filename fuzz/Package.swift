@@ -18,6 +18,7 @@ let package = Package(
       ]),
     .executableTarget(name: "FuzzStreaming", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(name: "FuzzEighth", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
+    .executableTarget(name: "FuzzPNGRows", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(name: "FuzzParseJSON", dependencies: [.product(name: "ParseFetch", package: "imgfetch")]),
   ],
   swiftLanguageModes: [.v6]
