@@ -16,6 +16,7 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The colour types imc_info.color_type carries (and Swift maps) are the IHDR's own. */
 _Static_assert(IMC_PNG_COLOR_GRAY == PNG_COLOR_TYPE_GRAY && IMC_PNG_COLOR_RGB == PNG_COLOR_TYPE_RGB &&
@@ -412,6 +413,11 @@ static void push_info(png_structp png, png_infop info) {
     png_error(png, "out of memory for the rows");
   }
   imc_stream *stream = decoder->stream;
+  /* A file the kept bytes could not hold: libpng reads it from the start, rather than the fast
+   * path running until the bytes overflow and libpng starting over then. */
+  struct stat facts;
+  if (stream->source_file && stat(stream->source_file, &facts) == 0 && (uint64_t)facts.st_size > IMC_STREAM_RETAIN_LIMIT)
+    stream->retain = 0;
   if (stream->retain && !stream->retain_overflow) {
     /* The IDAT's header is the last thing fed (pieces never span chunks): the feed framer holds it. */
     uint64_t length = session->feed.next_chunk - session->feed.chunk_start - 12;
