@@ -25,7 +25,11 @@ import Testing
   @Test func returnsAndThrowsWhatTheBodyDoes() {
     struct Refused: Error, Equatable {}
     let value = Locked(41)
-    #expect(value.withLock { $0 += 1; return $0 } == 42)
+    #expect(
+      value.withLock {
+        $0 += 1
+        return $0
+      } == 42)
     #expect(throws: Refused()) { try value.withLock { _ throws(Refused) in throw Refused() } }
     #expect(value.withLock { $0 } == 42)
   }

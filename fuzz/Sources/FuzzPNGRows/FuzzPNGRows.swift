@@ -22,7 +22,8 @@ public func fuzzPNGRows(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let fromMemory = outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: options) }
   precondition(fromMemory == expected, "from memory: \(fromMemory) != libpng alone: \(expected)")
   let file = scratchFile(bytes)
-  let validated = verdict { () throws(DecodeError) in _ = try ImageDecoder.validate(contentsOf: file, options: options) }
+  let validated = verdict { () throws(DecodeError) in _ = try ImageDecoder.validate(contentsOf: file, options: options)
+  }
   let validatedAlone = verdict { () throws(DecodeError) in
     _ = try ImageDecoder.validate(contentsOf: file, options: reference)
   }
