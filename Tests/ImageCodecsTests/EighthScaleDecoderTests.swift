@@ -43,40 +43,9 @@ import Testing
 
   /// The disagreements between the two decoders on `bytes`, described: each source decoded by both.
   static func disagreements(_ bytes: [UInt8], name: String, seed: UInt64) throws -> [String] {
-    var problems: [String] = []
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("eighth-\(UUID().uuidString).jpg").path
-    try Data(bytes).write(to: URL(fileURLWithPath: file))
-    defer { try? FileManager.default.removeItem(atPath: file) }
-    func compare(_ source: String, _ decode: (DecodeOptions) -> Outcome, format: PixelFormatRequest) {
-      let ours = decode(options(format, libjpegOnly: false))
-      let libjpeg = decode(options(format, libjpegOnly: true))
-      if ours != libjpeg { problems.append("\(name) \(format) \(source): \(ours), libjpeg alone: \(libjpeg)") }
-    }
-    for format in [PixelFormatRequest.source, .rgba8, .gray8] {
-      compare("from memory", { Outcome(StreamingDecoderTests.oneCall(bytes, options: $0)) }, format: format)
-      compare(
-        "streamed",
-        { Outcome(StreamingDecoderTests.stream(bytes, options: $0, seed: seed, maxChunk: 1 + Int(seed % 70_000))) },
-        format: format)
-    }
-    compare(
-      "streamed, its file named", { Outcome(Self.streamNamingFile(bytes, file: file, options: $0)) }, format: .source)
-    compare(
-      "from a file",
-      { options in
-        do throws(DecodeError) { return .image(try ImageDecoder.decode(contentsOf: file, options: options)) } catch {
-          return .error(error.kind, error.message)
-        }
-      }, format: .source)
-    compare(
-      "validated",
-      { options in
-        do throws(DecodeError) {
-          _ = try ImageDecoder.validate(contentsOf: file, options: options)
-          return .error(.invalidArgument, "accepted")
-        } catch { return .error(error.kind, error.message) }
-      }, format: .source)
-    return problems
+    try DecoderPathComparison.disagreements(
+      bytes, name: name, seed: seed, library: "libjpeg", formats: [.source, .rgba8, .gray8], maxChunk: 70_000,
+      namedFileStream: true, options: { options($0, libjpegOnly: $1) })
   }
 
   /// A stream of the file's bytes in 100 KB pieces, told it may read the file again (as the

@@ -31,38 +31,9 @@ import Testing
   static func disagreements(_ bytes: [UInt8], name: String, seed: UInt64, formats: [PixelFormatRequest]) throws
     -> [String]
   {
-    var problems: [String] = []
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("png-rows-\(UUID().uuidString).png").path
-    try Data(bytes).write(to: URL(fileURLWithPath: file))
-    defer { try? FileManager.default.removeItem(atPath: file) }
-    func compare(_ source: String, _ decode: (DecodeOptions) -> Outcome, format: PixelFormatRequest) {
-      let ours = decode(options(format, libpngOnly: false))
-      let libpng = decode(options(format, libpngOnly: true))
-      if ours != libpng { problems.append("\(name) \(format) \(source): \(ours), libpng alone: \(libpng)") }
-    }
-    for format in formats {
-      compare("from memory", { Outcome(StreamingDecoderTests.oneCall(bytes, options: $0)) }, format: format)
-      compare(
-        "streamed",
-        { Outcome(StreamingDecoderTests.stream(bytes, options: $0, seed: seed, maxChunk: 1 + Int(seed % 9_000))) },
-        format: format)
-    }
-    compare(
-      "from a file",
-      { options in
-        do throws(DecodeError) { return .image(try ImageDecoder.decode(contentsOf: file, options: options)) } catch {
-          return .error(error.kind, error.message)
-        }
-      }, format: .source)
-    compare(
-      "validated",
-      { options in
-        do throws(DecodeError) {
-          _ = try ImageDecoder.validate(contentsOf: file, options: options)
-          return .error(.invalidArgument, "accepted")
-        } catch { return .error(error.kind, error.message) }
-      }, format: .source)
-    return problems
+    try DecoderPathComparison.disagreements(
+      bytes, name: name, seed: seed, library: "libpng", formats: formats, maxChunk: 9_000,
+      options: { options($0, libpngOnly: $1) })
   }
 
   @Test func everyPNGFixtureDecodesAsLibpngAloneDoes() async throws {

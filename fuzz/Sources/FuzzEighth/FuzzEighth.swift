@@ -1,3 +1,4 @@
+import FuzzSupport
 import ImageCodecs
 
 /// libFuzzer entry point, differential: every input (SOI forced) is decoded at 1/8 scale by
@@ -19,40 +20,10 @@ public func fuzzEighth(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let fromMemory = outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: options) }
   precondition(fromMemory == expected, "from memory: \(fromMemory) != libjpeg alone: \(expected)")
   let cut = bytes.count * (last % 16) / 16
-  let streamed = outcome { () throws(DecodeError) in try stream(bytes, cut: cut, options: options) }
-  let streamedAlone = outcome { () throws(DecodeError) in try stream(bytes, cut: cut, options: reference) }
+  let streamed = outcome { () throws(DecodeError) in try stream(bytes, cut: cut, options: options, lastPiece: true) }
+  let streamedAlone = outcome { () throws(DecodeError) in
+    try stream(bytes, cut: cut, options: reference, lastPiece: true)
+  }
   precondition(streamed == streamedAlone, "streamed: \(streamed) != libjpeg alone: \(streamedAlone)")
   return 0
-}
-
-/// Pixels, or an error's kind and message.
-enum Outcome: Equatable {
-  case image(Image)
-  case error(String)
-}
-
-func outcome(_ decode: () throws(DecodeError) -> Image) -> Outcome {
-  do throws(DecodeError) { return .image(try decode()) } catch { return .error("\(error.kind): \(error.message)") }
-}
-
-/// A stream of `bytes` in two pieces (the second appended as the last), rows read after each.
-func stream(_ bytes: [UInt8], cut: Int, options: DecodeOptions) throws(DecodeError) -> Image {
-  let decoder = StreamingDecoder(options: options)
-  var image: Image?
-  var row = 0
-  func take() throws(DecodeError) {
-    guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
-    if image == nil { image = try Image(width: size.width, height: size.height, pixelFormat: format) }
-    row += try decoder.readRows(into: &image!, at: row)
-  }
-  try decoder.append(Array(bytes[..<cut]))
-  try take()
-  try decoder.appendLast(Array(bytes[cut...]))
-  try take()
-  try decoder.finish()
-  try take()
-  guard let image, row == image.height else {
-    throw DecodeError(kind: .invalidArgument, format: nil, message: "rows missing")
-  }
-  return image
 }

@@ -1,3 +1,4 @@
+import FuzzSupport
 import Glibc
 import ImageCodecs
 
@@ -29,8 +30,10 @@ public func fuzzPNGRows(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   }
   precondition(validated == validatedAlone, "validated: \(validated) != libpng alone: \(validatedAlone)")
   let cut = bytes.count * ((last >> 3) % 16) / 16
-  let streamed = outcome { () throws(DecodeError) in try stream(bytes, cut: cut, options: options) }
-  let streamedAlone = outcome { () throws(DecodeError) in try stream(bytes, cut: cut, options: reference) }
+  let streamed = outcome { () throws(DecodeError) in try stream(bytes, cut: cut, options: options, lastPiece: false) }
+  let streamedAlone = outcome { () throws(DecodeError) in
+    try stream(bytes, cut: cut, options: reference, lastPiece: false)
+  }
   precondition(streamed == streamedAlone, "streamed: \(streamed) != libpng alone: \(streamedAlone)")
   return 0
 }
@@ -44,43 +47,11 @@ func scratchFile(_ bytes: [UInt8]) -> String {
   return path
 }
 
-/// Pixels, or an error's kind and message.
-enum Outcome: Equatable {
-  case image(Image)
-  case error(String)
-}
-
-func outcome(_ decode: () throws(DecodeError) -> Image) -> Outcome {
-  do throws(DecodeError) { return .image(try decode()) } catch { return .error("\(error.kind): \(error.message)") }
-}
-
 func verdict(_ validate: () throws(DecodeError) -> Void) -> String {
   do throws(DecodeError) {
     try validate()
     return "accepted"
   } catch { return "\(error.kind): \(error.message)" }
-}
-
-/// A stream of `bytes` in two pieces, rows read after each.
-func stream(_ bytes: [UInt8], cut: Int, options: DecodeOptions) throws(DecodeError) -> Image {
-  let decoder = StreamingDecoder(options: options)
-  var image: Image?
-  var row = 0
-  func take() throws(DecodeError) {
-    guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else { return }
-    if image == nil { image = try Image(width: size.width, height: size.height, pixelFormat: format) }
-    row += try decoder.readRows(into: &image!, at: row)
-  }
-  try decoder.append(Array(bytes[..<cut]))
-  try take()
-  try decoder.append(Array(bytes[cut...]))
-  try take()
-  try decoder.finish()
-  try take()
-  guard let image, row == image.height else {
-    throw DecodeError(kind: .invalidArgument, format: nil, message: "rows missing")
-  }
-  return image
 }
 
 /// Recomputes the CRC of every whole chunk (stopping at a length that runs past the end).
