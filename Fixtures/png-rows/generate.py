@@ -2,7 +2,8 @@
 """Writes the PNGs in this directory: every colour type and bit depth imgfetch's own image-data path
 takes (8 and 16 bits, gray, gray+alpha, RGB, RGBA, palette with and without tRNS), every filter type
 on every row pattern, odd widths, the image data split across many IDAT chunks (one of them empty,
-the stream's end alone in the last), and chunks after the image data. Deterministic: running it
+the stream's end alone in the last), chunks after the image data, and more image data than the
+path inflates at once. Deterministic: running it
 again writes the same bytes. Python's standard library only (zlib, struct)."""
 import os
 import struct
@@ -15,7 +16,7 @@ def chunk(kind, data):
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def pixels(width, height, samples, depth, seed):
+def pixels(width, height, samples, depth, seed, noise=16):
     """Photo-like rows (smooth ramps plus a little noise), so every filter has something to predict."""
     state = seed
     rows = []
@@ -25,7 +26,7 @@ def pixels(width, height, samples, depth, seed):
         for x in range(width):
             for s in range(samples):
                 state = (state * 1103515245 + 12345) & 0x7FFFFFFF
-                value = (x * 7 + y * 5 + s * 40) * maximum // 400 + (state >> 16) % (maximum // 16 + 1)
+                value = (x * 7 + y * 5 + s * 40) * maximum // 400 + (state >> 16) % (maximum // noise + 1)
                 row.append(min(maximum, value))
         rows.append(row)
     return rows
@@ -66,9 +67,9 @@ def filtered(rows, samples, depth, pattern):
     return bytes(out)
 
 
-def write(name, width, height, colour_type, depth, pattern, palette=None, alpha=None, idat_size=None, after=b""):
+def write(name, width, height, colour_type, depth, pattern, palette=None, alpha=None, idat_size=None, after=b"", noise=16):
     samples = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour_type]
-    rows = pixels(width, height, samples, depth, seed=len(name))
+    rows = pixels(width, height, samples, depth, seed=len(name), noise=noise)
     if colour_type == 3:
         rows = [[v % len(palette) for v in row] for row in rows]
     stream = zlib.compress(filtered(rows, samples, depth, pattern), 9)
@@ -107,6 +108,8 @@ def main():
     write("rgb8-text-after-data.png", 20, 10, 2, 8, every, after=chunk(b"tEXt", b"Comment\x00after the image data"))
     write("gray8-one-column.png", 1, 30, 0, 8, every)
     write("rgba8-one-row.png", 50, 1, 6, 8, [4])
+    # More image data than imgfetch inflates at once (256 KiB): rows carried over between pieces.
+    write("rgb8-tall.png", 400, 700, 2, 8, every, noise=255)
 
 
 if __name__ == "__main__":

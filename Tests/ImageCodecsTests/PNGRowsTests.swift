@@ -115,7 +115,10 @@ import Testing
   @Test func damagedFilesWithRightCRCsDecodeAsLibpngAloneDoes() async throws {
     var problems: [String] = []
     var generator = SplitMix(seed: 0x5EED)
-    for name in ["rgb8-many-idats.png", "type2-16bit-mixed.png", "type4-8bit-mixed.png", "palette-alpha-mixed.png"] {
+    for name in [
+      "rgb8-many-idats.png", "type2-16bit-mixed.png", "type4-8bit-mixed.png", "palette-alpha-mixed.png",
+      "rgb8-tall.png",
+    ] {
       let original = try VerdictProofTests.read(Fixtures.root.appendingPathComponent("Fixtures/png-rows/\(name)"))
       for round in 0..<60 {
         var bytes = original
