@@ -2,20 +2,22 @@
  *
  * Why: libpng as Debian builds it undoes the row filters in plain C, one byte at a time; on a photo
  * (mostly Paeth rows) that is about half of the decode, more than zlib's inflate. Here the filters
- * of 3- and 4-byte pixels run on SSE2, a pixel's channels at once, and a validation (no pixels
- * wanted) skips them altogether: only the filter type byte can be wrong, and it is checked.
+ * of 3- to 8-byte pixels run on SSE2, a pixel's bytes at once, a validation (no pixels wanted)
+ * skips them altogether (only the filter type byte can be wrong, and it is checked), zlib inflates
+ * raw deflate data 256 KiB at a time, and its wrapper and Adler-32 (on SSE2) are checked here.
  *
  * What stays libpng's: every chunk before the first IDAT (IHDR, PLTE, tRNS, iCCP, eXIf, and all its
  * checks), read by png_read_info or its progressive reader before this path starts.
  *
  * One verdict: this path only *accepts* what libpng decodes without an error: every IDAT's CRC
- * right and its length within libpng's limit, zlib's stream sound (header, codes, Adler-32; its
- * window the full 32 KiB, so that no verdict depends on how the calls to inflate are cut) and
- * ending exactly with the last row at the end of an IDAT, every filter type known, then IEND,
- * empty, with its CRC. On anything else (damage, data cut short, extra data, any other chunk after
- * the image data, a palette index past the palette) it gives up and the caller decodes the file
- * again with libpng, whose verdict and message stand. Both decode the same rows the same way, so
- * rows handed out before giving up are the rows libpng produces.
+ * right and its length within libpng's limit, zlib's stream sound (header as zlib takes it for
+ * libpng, codes, Adler-32; its window the full 32 KiB, so that no verdict depends on how the calls
+ * to inflate are cut) and ending exactly with the last row at the end of an IDAT, every filter type
+ * known, then IEND, empty, with its CRC. On anything else (damage, data cut short, extra data, any
+ * other chunk after the image data, a palette index past the palette) it gives up and the caller
+ * decodes the file again with libpng, whose verdict and message stand. Both decode the same rows the
+ * same way, so rows handed out before giving up are rows libpng produces (a stream may hand out a
+ * few more of them before a damaged file fails than libpng alone, which inflates in its own pieces).
  */
 #include "imc_internal.h"
 #include "imc_png_fast.h"
