@@ -8,11 +8,13 @@
  */
 #include "imc_internal.h"
 #include "imc_jpeg_eighth.h"
+#include "imc_jpeg_progressive.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <jpeglib.h>
 #include <jerror.h>
+#include <jpegint.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,10 @@ struct imc_jpeg_session {
   int started_over;       /* push mode: libjpeg decodes after the fast path gave up (no header
                              hand-shake then, and no fast path again) */
   uint8_t *drop_row;
+  /* imgfetch's progressive decoder (imc_jpeg_progressive.c). */
+  imc_progressive *progressive;
+  int progressive_armed; /* installs itself at the first scan (on_progress) */
+  int gave_up;           /* it gave up: libjpeg decodes again from the first byte, alone */
 };
 
 /* libjpeg-turbo decodes a Huffman MCU on an unchecked fast path whenever its source window holds at
@@ -150,9 +156,14 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
 
 static void on_output_message(j_common_ptr cinfo) { (void)cinfo; /* never print */ }
 
+static void install_progressive(j_decompress_ptr cinfo);
+
 static void on_progress(j_common_ptr cinfo) {
   struct imc_jpeg_session *session = session_of(cinfo);
   j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+  /* jpeg_start_decompress calls this before it absorbs each piece of a multi-scan file's input: the
+   * first call is the one moment after libjpeg's modules exist and before the first scan's data. */
+  if (session->progressive_armed && dinfo->global_state == DSTATE_PRELOAD) install_progressive(dinfo);
   if (dinfo->input_scan_number > session->max_scans) {
     char message[96];
     snprintf(message, sizeof message, "JPEG has more than %d scans", session->max_scans);
@@ -428,6 +439,9 @@ static void recreate(struct imc_jpeg_session *session) {
   struct jpeg_decompress_struct *cinfo = &session->cinfo;
   jpeg_destroy_decompress(cinfo);
   session->created = 0;
+  imc_progressive_destroy(session->progressive);
+  session->progressive = NULL;
+  session->progressive_armed = 0;
   jpeg_create_decompress(cinfo);
   session->created = 1;
   configure(session);
@@ -451,6 +465,95 @@ static void start_over_pull(imc_decoder *decoder, imc_status *status) {
   if (describe(decoder, status) != IMC_OK) longjmp(session->jump, 1);
   if (choose_scaled_output(decoder, decoder->request.scale_eighths, status) != IMC_OK) longjmp(session->jump, 1);
   jpeg_start_decompress(cinfo);
+}
+
+/* ---- imgfetch's progressive decoder (imc_jpeg_progressive.c): its access to the bytes ---- */
+
+static void push_window(struct imc_jpeg_session *session, size_t from);
+
+imc_progressive *imc_jpeg_session_progressive(j_decompress_ptr cinfo) {
+  return ((struct imc_jpeg_session *)cinfo->client_data)->progressive;
+}
+
+/* The bytes from libjpeg's position on: the memory to its end, the stream's bytes so far, or the file
+ * buffer (refilled behind the unread bytes when fewer than `wanted` are left). */
+static int progressive_span(j_decompress_ptr cinfo, size_t wanted, const uint8_t **start, const uint8_t **end) {
+  struct imc_jpeg_session *session = cinfo->client_data;
+  const JOCTET *next = cinfo->src->next_input_byte;
+  if (session->stream && !session->reading_file) {
+    imc_stream *stream = session->stream;
+    *start = next;
+    *end = stream->input + stream->input_length;
+    return stream->eof;
+  }
+  if (!next || next < session->bytes || next > session->bytes + session->length) {
+    /* Not in our bytes (libjpeg's fake EOI): nothing more. */
+    *start = *end = next;
+    return 1;
+  }
+  size_t left = (size_t)(session->bytes + session->length - next);
+  if (session->file && left < wanted && !feof(session->file) && !ferror(session->file)) {
+    memmove(session->file_buffer, next, left);
+    size_t got = fread(session->file_buffer + left, 1, FILE_BUFFER_SIZE - left, session->file);
+    session->bytes = session->file_buffer;
+    session->length = left + got;
+    next = session->file_buffer;
+    size_t take = session->length < WINDOW ? session->length : WINDOW;
+    cinfo->src->next_input_byte = next;
+    cinfo->src->bytes_in_buffer = take;
+    session->offset = take;
+  }
+  *start = next;
+  *end = session->bytes + session->length;
+  return !session->file || feof(session->file) || ferror(session->file);
+}
+
+/* libjpeg reads on from `position` (a point where it may resume: between MCUs or after a scan). */
+static void progressive_seek(j_decompress_ptr cinfo, const uint8_t *position) {
+  struct imc_jpeg_session *session = cinfo->client_data;
+  if (session->stream && !session->reading_file) {
+    size_t at = (size_t)(position - session->stream->input);
+    push_window(session, at);
+    session->restart = at;
+    return;
+  }
+  size_t at = (size_t)(position - session->bytes);
+  size_t take = session->length - at < WINDOW ? session->length - at : WINDOW;
+  cinfo->src->next_input_byte = position;
+  cinfo->src->bytes_in_buffer = take;
+  session->offset = at + take;
+}
+
+/* Whether libjpeg could still start over from the first byte if the decoder gave up in this scan. */
+static int progressive_may_start_scan(j_decompress_ptr cinfo) {
+  struct imc_jpeg_session *session = cinfo->client_data;
+  imc_stream *stream = session->stream;
+  if (!stream) return 1;
+  if (stream->source_file) return 1;
+  return stream->retain && !stream->retain_overflow && stream->eof;
+}
+
+static void progressive_give_up(j_decompress_ptr cinfo) {
+  struct imc_jpeg_session *session = cinfo->client_data;
+  session->gave_up = 1;
+  longjmp(session->jump, 1);
+}
+
+static const imc_progressive_session progressive_calls = {progressive_span, progressive_seek,
+                                                          progressive_may_start_scan, progressive_give_up};
+
+static void install_progressive(j_decompress_ptr cinfo) {
+  struct imc_jpeg_session *session = cinfo->client_data;
+  session->progressive_armed = 0;
+  session->progressive = imc_progressive_install(cinfo, &progressive_calls);
+}
+
+/* Before the first jpeg_start_decompress of a strict decode: whether the progressive decoder is to
+ * take the scans. */
+static void arm_progressive(imc_decoder *decoder) {
+  struct imc_jpeg_session *session = decoder->jpeg;
+  session->progressive_armed = !session->lenient && !decoder->request.libjpeg_only && !session->started_over &&
+                               imc_progressive_eligible(&session->cinfo);
 }
 
 /* Bytes a pull-mode fast path reads at a time from a file. */
@@ -529,12 +632,18 @@ static void convert_cmyk_row(const uint8_t *cmyk, uint8_t *out, uint32_t width, 
   }
 }
 
-int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status) {
+/* `again`: the progressive decoder gave up; libjpeg decodes from the first byte, alone. */
+static int32_t read_pixels(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, int again, imc_status *status) {
   struct imc_jpeg_session *session = decoder->jpeg;
   struct jpeg_decompress_struct *cinfo = &session->cinfo;
   session->status = status;
   if (setjmp(session->jump)) return status->code;
-  jpeg_start_decompress(cinfo);
+  if (again) {
+    start_over_pull(decoder, status);
+  } else {
+    arm_progressive(decoder);
+    jpeg_start_decompress(cinfo);
+  }
   if (read_eighth(decoder, pixels, row_bytes, status)) return IMC_OK;
   uint32_t width = cinfo->output_width;
   if (session->cmyk_to_layout) {
@@ -559,12 +668,26 @@ int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, i
   return IMC_OK;
 }
 
-int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status) {
+int32_t imc_jpeg_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, imc_status *status) {
+  int32_t code = read_pixels(decoder, pixels, row_bytes, 0, status);
+  if (decoder->jpeg->gave_up) {
+    decoder->jpeg->gave_up = 0;
+    code = read_pixels(decoder, pixels, row_bytes, 1, status);
+  }
+  return code;
+}
+
+static int32_t validate(imc_decoder *decoder, int again, imc_status *status) {
   struct imc_jpeg_session *session = decoder->jpeg;
   struct jpeg_decompress_struct *cinfo = &session->cinfo;
   session->status = status;
   if (setjmp(session->jump)) return status->code;
-  jpeg_start_decompress(cinfo);
+  if (again) {
+    start_over_pull(decoder, status);
+  } else {
+    arm_progressive(decoder);
+    jpeg_start_decompress(cinfo);
+  }
   if (read_eighth(decoder, NULL, 0, status)) return IMC_OK;
   /* One row in libjpeg's own pool: released with the decompressor, also after a longjmp. */
   JSAMPARRAY row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE,
@@ -572,6 +695,15 @@ int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status) {
   while (cinfo->output_scanline < cinfo->output_height) jpeg_read_scanlines(cinfo, row, 1);
   jpeg_finish_decompress(cinfo);
   return IMC_OK;
+}
+
+int32_t imc_jpeg_validate(imc_decoder *decoder, imc_status *status) {
+  int32_t code = validate(decoder, 0, status);
+  if (decoder->jpeg->gave_up) {
+    decoder->jpeg->gave_up = 0;
+    code = validate(decoder, 1, status);
+  }
+  return code;
 }
 
 /* ---- Push mode (imc_stream): libjpeg with a suspending source over the stream's unconsumed bytes. ----
@@ -668,7 +800,10 @@ int32_t imc_jpeg_stream_start(imc_decoder *decoder, int32_t scale_eighths, imc_s
   if (setjmp(session->jump)) return status->code;
   if (choose_scaled_output(decoder, scale_eighths, status) != IMC_OK) return status->code;
   session->scale_eighths = scale_eighths;
-  if (scale_eighths != 1 || session->cinfo.progressive_mode) session->stream->retain = 0;
+  /* The bytes are kept for a start over while a fast path may run: the 1/8-scale one for a
+   * sequential file, the progressive decoder for a progressive one. */
+  arm_progressive(decoder);
+  if (session->cinfo.progressive_mode ? !session->progressive_armed : scale_eighths != 1) session->stream->retain = 0;
   const imc_info *info = &decoder->info;
   size_t row_bytes = (size_t)info->output_width * imc_layout_bytes_per_pixel(info->output_layout);
   if (imc_stream_prepare_rows(session->stream, row_bytes, 0) != IMC_OK) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
@@ -798,6 +933,13 @@ begin:
     push_window(session, stream->input_start);
   }
   if (setjmp(session->jump)) {
+    if (session->gave_up) {
+      /* The progressive decoder gave up: libjpeg decodes from the first byte, alone (no rows were
+       * handed out: a progressive file's come after its last scan). */
+      session->gave_up = 0;
+      start_over_push(session);
+      goto begin;
+    }
     code = status->code;
     goto consumed;
   }
@@ -889,6 +1031,7 @@ void imc_jpeg_close(imc_decoder *decoder) {
   if (session->reading_file && session->file) fclose(session->file);
   free(session->drop_row);
   imc_eighth_destroy(session->eighth);
+  imc_progressive_destroy(session->progressive);
   free(session);
   decoder->jpeg = NULL;
 }

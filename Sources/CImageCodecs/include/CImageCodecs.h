@@ -146,6 +146,9 @@ void imc_decoder_close(imc_decoder *decoder);
 /* On the calling thread: the PNG images imgfetch's own image-data path (imc_png_fast.c) decoded to
  * their end, and those it gave up on, handing them to libpng (tests see which path ran). */
 void imc_png_rows_counts(uint64_t *finished, uint64_t *given_up);
+/* This thread's counts of imgfetch's progressive JPEG decoder (imc_jpeg_progressive.c) since the
+ * thread started: scans it decoded, and decodes it gave up on (libjpeg decoded them again). */
+void imc_jpeg_progressive_counts(uint64_t *scans, uint64_t *given_up);
 
 typedef struct imc_stream imc_stream;
 

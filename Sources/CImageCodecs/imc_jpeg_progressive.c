@@ -1,0 +1,635 @@
+/* imc_jpeg_progressive.c: the scans of a progressive Huffman JPEG decoded without libjpeg's
+ * progressive entropy decoder.
+ *
+ * Why: a progressive JPEG's strict decode spends about three quarters of its time in libjpeg-turbo's
+ * jdphuff.c, which reads the data a byte at a time through jpeg_fill_bit_buffer and, since every
+ * source here hands libjpeg at most 511 bytes at a time (imc_jpeg_decode.c, WINDOW), a function call
+ * per symbol. Every DCT scale needs every coefficient decoded (refinement scans depend on each
+ * coefficient's history), so here the same symbols are decoded into the same coefficient blocks with
+ * a bit buffer refilled eight bytes at a time and tables that resolve a code (with its magnitude
+ * bits, for a first AC scan) in one lookup.
+ *
+ * What stays libjpeg's: markers, tables, the progression checks and their warnings (its entropy
+ * decoder's start_pass still runs for every scan, before this decoder sees the scan), the coefficient
+ * buffers, inverse DCT, block smoothing, upsampling and colour conversion. This decoder replaces only
+ * the coefficient controller's consume_data, which libjpeg calls for each scan's data.
+ *
+ * One verdict: this path only *accepts* what libjpeg accepts without a warning: every code in the
+ * table, no bit read past the scan's data, a refinement's new coefficient of magnitude 1 placed
+ * within the band, each restart marker where it belongs (RSTn, n counting as libjpeg's), the data
+ * ending at a marker. On anything else it gives up (the session starts libjpeg over from the first
+ * byte, alone), so the verdict, message and pixels are libjpeg's. Until the end of a scan libjpeg
+ * reads nothing; after it, its source is left where this decoder stopped reading, at or before the
+ * marker that ends the data (bytes before it would be skipped with a harmless warning).
+ */
+#include "imc_internal.h"
+#include "imc_jpeg_progressive.h"
+
+#include <jpegint.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FAST_BITS 10
+/* An MCU starts only with this many bytes at hand (or a marker, or all there will be): one block of
+ * 64 coefficients at 32 bits each, every byte stuffed, fits with room to spare, as do the ten blocks
+ * of an interleaved DC scan. */
+#define MCU_MARGIN 2048
+
+/* fast[] entries: (length << 8) | symbol for codes up to FAST_BITS long; 0 for longer ones. */
+/* coef[] entries (first AC scans): a coefficient whose code and magnitude bits fit in FAST_BITS:
+ * the value in the high 16 bits, the run in bits 8..11, the bits taken in bits 0..4, COEF_FLAG set. */
+#define COEF_FLAG 0x1000
+
+typedef struct {
+  uint16_t fast[1 << FAST_BITS];
+  int32_t coef[1 << FAST_BITS];
+  int32_t maxcode[18]; /* the largest code of each length, -1 when none; [17] stops the search */
+  int32_t valoffset[18];
+  uint8_t symbols[256];
+  /* The table it was built from, to see a DHT between scans redefine it. */
+  uint8_t bits[17];
+  uint8_t huffval[256];
+  int built;
+} table;
+
+/* Zigzag order with 16 extra entries, as libjpeg's jpeg_natural_order has them. */
+static const uint8_t natural_order[64 + 16] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13,
+    6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31,
+    39, 46, 53, 60, 61, 54, 47, 55, 62, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
+
+/* The scan's bits, most significant first. Past a marker, zero bits are supplied and counted
+ * (`padded`): taking them is reading past the data. */
+typedef struct {
+  uint64_t bits;
+  int count;  /* bits held, padding included */
+  int padded; /* padding bits among them, at the low end */
+  const uint8_t *next, *end;
+  int marker; /* a marker ends the data: its first FF is at `next`, which never moves past it */
+  int ended;  /* the bytes ended (no marker): libjpeg would warn, so give up */
+} bits_reader;
+
+enum { SCAN_NONE = 0, SCAN_LIBJPEG, SCAN_DC_FIRST, SCAN_DC_REFINE, SCAN_AC_FIRST, SCAN_AC_REFINE };
+
+struct imc_progressive {
+  j_decompress_ptr cinfo;
+  imc_progressive_session session;
+  int (*libjpeg_consume)(j_decompress_ptr); /* the coefficient controller's own consume_data */
+  table tables[2][NUM_HUFF_TBLS];           /* [0] DC, [1] AC */
+  /* The scan in progress. */
+  int kind;
+  int Ss, Se, Al;
+  table *ac;
+  table *dc[MAX_COMPS_IN_SCAN];
+  int blocks; /* per MCU */
+  int block_component[D_MAX_BLOCKS_IN_MCU], block_x[D_MAX_BLOCKS_IN_MCU], block_y[D_MAX_BLOCKS_IN_MCU];
+  JBLOCKARRAY rows[MAX_COMPS_IN_SCAN];
+  int mcu_width[MAX_COMPS_IN_SCAN];
+  JDIMENSION mcus_per_row;
+  int yoffset, mcu_rows; /* MCU row within the iMCU row, and how many it has */
+  JDIMENSION column;
+  int row_ready; /* rows[] are accessed for cinfo->input_iMCU_row */
+  int dc_last[MAX_COMPS_IN_SCAN];
+  unsigned eobrun;
+  unsigned restarts_to_go;
+  bits_reader reader;
+};
+
+static _Thread_local uint64_t scans_finished, decodes_given_up;
+
+void imc_jpeg_progressive_counts(uint64_t *scans, uint64_t *given_up) {
+  *scans = scans_finished;
+  *given_up = decodes_given_up;
+}
+
+static void give_up(imc_progressive *progressive) {
+  decodes_given_up++;
+  progressive->session.give_up(progressive->cinfo);
+}
+
+/* ---- tables ---- */
+
+static int build_table(table *t, const JHUFF_TBL *source, int ac) {
+  int lengths[257];
+  uint32_t codes[257];
+  int count = 0;
+  for (int length = 1; length <= 16; length++)
+    for (int i = 0; i < source->bits[length]; i++) {
+      if (count >= 256) return 0;
+      lengths[count++] = length;
+    }
+  memcpy(t->symbols, source->huffval, 256);
+  uint32_t code = 0;
+  int at = 0;
+  for (int length = 1; length <= 16; length++) {
+    if (source->bits[length] == 0) {
+      t->maxcode[length] = -1;
+      t->valoffset[length] = 0;
+    } else {
+      t->valoffset[length] = at - (int32_t)code;
+      for (int i = 0; i < source->bits[length]; i++) codes[at++] = code++;
+      t->maxcode[length] = (int32_t)code - 1;
+    }
+    if (code >= (1u << length)) return 0; /* libjpeg refuses such a table (it checked already) */
+    code <<= 1;
+  }
+  t->maxcode[17] = INT32_MAX;
+  t->valoffset[17] = 0;
+  memset(t->fast, 0, sizeof t->fast);
+  memset(t->coef, 0, sizeof t->coef);
+  for (int i = 0; i < count && lengths[i] <= FAST_BITS; i++) {
+    int length = lengths[i], symbol = t->symbols[i];
+    int run = symbol >> 4, magnitude = symbol & 15;
+    uint32_t first = codes[i] << (FAST_BITS - length);
+    for (uint32_t fill = 0; fill < 1u << (FAST_BITS - length); fill++) {
+      uint32_t index = first + fill;
+      t->fast[index] = (uint16_t)(length << 8 | symbol);
+      if (ac && magnitude && length + magnitude <= FAST_BITS) {
+        /* The magnitude bits follow the code in the index. */
+        int raw = (int)((index >> (FAST_BITS - length - magnitude)) & ((1u << magnitude) - 1));
+        int value = raw < (1 << (magnitude - 1)) ? raw - (1 << magnitude) + 1 : raw;
+        t->coef[index] = (int32_t)((uint32_t)value << 16) | run << 8 | COEF_FLAG | (length + magnitude);
+      }
+    }
+  }
+  return 1;
+}
+
+/* The table for a slot, rebuilt only when a DHT changed it since it was built. */
+static table *table_for(imc_progressive *progressive, int ac, int number) {
+  if (number < 0 || number >= NUM_HUFF_TBLS) return NULL;
+  JHUFF_TBL *source = ac ? progressive->cinfo->ac_huff_tbl_ptrs[number] : progressive->cinfo->dc_huff_tbl_ptrs[number];
+  if (!source) return NULL;
+  table *t = &progressive->tables[ac][number];
+  if (t->built && memcmp(t->bits, source->bits, 17) == 0 && memcmp(t->huffval, source->huffval, 256) == 0) return t;
+  t->built = 0;
+  if (!build_table(t, source, ac)) return NULL;
+  memcpy(t->bits, source->bits, 17);
+  memcpy(t->huffval, source->huffval, 256);
+  t->built = 1;
+  return t;
+}
+
+/* ---- bits ---- */
+
+/* Whether any byte of `word` is 0xFF. */
+static inline int has_ff(uint64_t word) {
+  uint64_t inverted = ~word;
+  return ((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) != 0;
+}
+
+static inline void pad(bits_reader *r) {
+  r->count += 8;
+  r->padded += 8;
+}
+
+/* Fills the buffer to more than 56 bits, a byte at a time: data, then zeros at a marker or the end. */
+static __attribute__((noinline)) void refill_slowly(bits_reader *r) {
+  while (r->count <= 56) {
+    if (r->marker || r->ended) {
+      pad(r);
+      continue;
+    }
+    if (r->next >= r->end) {
+      r->ended = 1;
+      continue;
+    }
+    unsigned byte = *r->next;
+    if (byte == 0xFF) {
+      /* Fill bytes FF, then 00 (a data byte FF) or a marker code. */
+      const uint8_t *after = r->next + 1;
+      while (after < r->end && *after == 0xFF) after++;
+      if (after >= r->end) {
+        r->ended = 1;
+        continue;
+      }
+      if (*after != 0x00) {
+        r->marker = 1;
+        continue;
+      }
+      r->next = after + 1;
+    } else {
+      r->next++;
+    }
+    r->bits |= (uint64_t)byte << (56 - r->count);
+    r->count += 8;
+  }
+}
+
+/* Makes at least 32 bits held (data or padding). */
+static inline __attribute__((always_inline)) void fill(bits_reader *r) {
+  if (r->end - r->next >= 8 && !r->marker) {
+    uint64_t word;
+    memcpy(&word, r->next, 8);
+    word = __builtin_bswap64(word);
+    if (!has_ff(word)) {
+      int take = (63 - r->count) >> 3;
+      r->bits |= (word & ~(~0ull >> (8 * take))) >> r->count;
+      r->count += 8 * take;
+      r->next += take;
+      return;
+    }
+  }
+  refill_slowly(r);
+}
+
+static inline unsigned peek(const bits_reader *r, int bits) { return (unsigned)(r->bits >> (64 - bits)); }
+
+static inline void drop(bits_reader *r, int bits) {
+  r->bits <<= bits;
+  r->count -= bits;
+}
+
+static inline int take_bits(bits_reader *r, int bits) {
+  int value = (int)peek(r, bits);
+  drop(r, bits);
+  return value;
+}
+
+static inline int take_bit(bits_reader *r) {
+  int value = (int)(r->bits >> 63);
+  drop(r, 1);
+  return value;
+}
+
+static inline int extend(int value, int bits) { return value < (1 << (bits - 1)) ? value - (1 << bits) + 1 : value; }
+
+/* One symbol (at least 16 bits held); -1 for a code no table entry has. */
+static inline int decode_symbol(bits_reader *r, const table *t) {
+  unsigned entry = t->fast[peek(r, FAST_BITS)];
+  if (entry) {
+    drop(r, (int)(entry >> 8));
+    return (int)(entry & 0xFF);
+  }
+  for (int length = FAST_BITS + 1; length <= 16; length++) {
+    int32_t code = (int32_t)peek(r, length);
+    if (code <= t->maxcode[length]) {
+      drop(r, length);
+      return t->symbols[(code + t->valoffset[length]) & 0xFF];
+    }
+  }
+  return -1;
+}
+
+/* libjpeg's LEFT_SHIFT then its store into a JCOEF. */
+static inline JCOEF shifted(int value, int shift) { return (JCOEF)(int32_t)((uint32_t)value << shift); }
+
+/* ---- MCUs ---- */
+
+/* Each returns 0 to give up. */
+
+static inline __attribute__((always_inline)) int dc_first(imc_progressive *p, bits_reader *r, JBLOCKROW *blocks) {
+  for (int b = 0; b < p->blocks; b++) {
+    int ci = p->block_component[b];
+    if (r->count < 32) fill(r);
+    int size = decode_symbol(r, p->dc[ci]);
+    if (size < 0) return 0;
+    int difference = 0;
+    if (size) {
+      if (r->count < 32) fill(r);
+      difference = extend(take_bits(r, size), size);
+    }
+    int last = p->dc_last[ci];
+    if ((last >= 0 && difference > INT_MAX - last) || (last < 0 && difference < INT_MIN - last)) return 0;
+    p->dc_last[ci] = last + difference;
+    blocks[b][0][0] = shifted(last + difference, p->Al);
+  }
+  return 1;
+}
+
+static inline __attribute__((always_inline)) int dc_refine(imc_progressive *p, bits_reader *r, JBLOCKROW *blocks) {
+  if (r->count < 32) fill(r);
+  JCOEF bit = (JCOEF)(1 << p->Al);
+  for (int b = 0; b < p->blocks; b++)
+    if (take_bit(r)) blocks[b][0][0] |= bit;
+  return 1;
+}
+
+static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bits_reader *r, JCOEF *block) {
+  if (p->eobrun > 0) {
+    p->eobrun--;
+    return 1;
+  }
+  const table *t = p->ac;
+  int Se = p->Se, Al = p->Al;
+  for (int k = p->Ss; k <= Se; k++) {
+    if (r->count < 32) fill(r);
+    int32_t entry = t->coef[peek(r, FAST_BITS)];
+    if (entry & COEF_FLAG) {
+      drop(r, entry & 31);
+      k += (entry >> 8) & 15;
+      if (k > Se) return 0; /* libjpeg stores it past the band without a warning: leave it to libjpeg */
+      block[natural_order[k]] = shifted(entry >> 16, Al);
+      continue;
+    }
+    int symbol = decode_symbol(r, t);
+    if (symbol < 0) return 0;
+    int run = symbol >> 4, magnitude = symbol & 15;
+    if (magnitude) {
+      k += run;
+      if (k > Se) return 0;
+      block[natural_order[k]] = shifted(extend(take_bits(r, magnitude), magnitude), Al);
+    } else if (run == 15) {
+      k += 15;
+    } else {
+      unsigned eobrun = 1u << run;
+      if (run) eobrun += (unsigned)take_bits(r, run);
+      p->eobrun = eobrun - 1;
+      break;
+    }
+  }
+  return 1;
+}
+
+/* A refinement bit for each coefficient with a nonzero history from k up to (not past) Se: what the
+ * band's end (an end-of-band run) needs. */
+static inline void refine_rest(bits_reader *r, JCOEF *block, int k, int Se, int p1, int m1) {
+  for (; k <= Se; k++) {
+    JCOEF *coef = block + natural_order[k];
+    if (*coef != 0) {
+      if (r->count < 1) fill(r);
+      if (take_bit(r) && (*coef & p1) == 0) *coef = (JCOEF)(*coef + (*coef >= 0 ? p1 : m1));
+    }
+  }
+}
+
+static inline __attribute__((always_inline)) int ac_refine(imc_progressive *p, bits_reader *r, JCOEF *block) {
+  int Se = p->Se;
+  int p1 = 1 << p->Al, m1 = (int)((unsigned)-1 << p->Al);
+  int k = p->Ss;
+  if (p->eobrun == 0) {
+    const table *t = p->ac;
+    for (; k <= Se; k++) {
+      if (r->count < 32) fill(r);
+      int symbol = decode_symbol(r, t);
+      if (symbol < 0) return 0;
+      int run = symbol >> 4, value = 0;
+      if (symbol & 15) {
+        if ((symbol & 15) != 1) return 0; /* libjpeg warns */
+        value = take_bit(r) ? p1 : m1;
+      } else if (run != 15) {
+        unsigned eobrun = 1u << run;
+        if (run) eobrun += (unsigned)take_bits(r, run);
+        p->eobrun = eobrun;
+        break;
+      }
+      /* Skip `run` coefficients without history (refining those with one), stopping at the next
+       * one without history: the new coefficient goes there. */
+      for (; k <= Se; k++) {
+        JCOEF *coef = block + natural_order[k];
+        if (*coef != 0) {
+          if (r->count < 1) fill(r);
+          if (take_bit(r) && (*coef & p1) == 0) *coef = (JCOEF)(*coef + (*coef >= 0 ? p1 : m1));
+        } else {
+          if (--run < 0) break;
+        }
+      }
+      if (value) {
+        if (k > Se) return 0; /* libjpeg stores it past the band without a warning */
+        block[natural_order[k]] = (JCOEF)value;
+      }
+    }
+  }
+  if (p->eobrun > 0) {
+    refine_rest(r, block, k, Se, p1, m1);
+    p->eobrun--;
+  }
+  return 1;
+}
+
+/* ---- the scan ---- */
+
+static void access_rows(imc_progressive *p) {
+  j_decompress_ptr cinfo = p->cinfo;
+  for (int ci = 0; ci < cinfo->comps_in_scan; ci++) {
+    jpeg_component_info *component = cinfo->cur_comp_info[ci];
+    p->rows[ci] = (*cinfo->mem->access_virt_barray)(
+        (j_common_ptr)cinfo, cinfo->coef->coef_arrays[component->component_index],
+        cinfo->input_iMCU_row * (JDIMENSION)component->v_samp_factor, (JDIMENSION)component->v_samp_factor, TRUE);
+  }
+  /* As libjpeg's consume_data sets it for each MCU it starts while no data is missing. */
+  cinfo->master->last_good_iMCU_row = cinfo->input_iMCU_row;
+  if (cinfo->comps_in_scan > 1) p->mcu_rows = 1;
+  else if (cinfo->input_iMCU_row < cinfo->total_iMCU_rows - 1) p->mcu_rows = cinfo->cur_comp_info[0]->v_samp_factor;
+  else p->mcu_rows = cinfo->cur_comp_info[0]->last_row_height;
+  p->row_ready = 1;
+}
+
+/* Sets up the scan libjpeg's start_pass just accepted; 0 to leave it to libjpeg. */
+static int start_scan(imc_progressive *p) {
+  j_decompress_ptr cinfo = p->cinfo;
+  if (!p->session.may_start_scan(cinfo)) return 0;
+  p->Ss = cinfo->Ss;
+  p->Se = cinfo->Se;
+  p->Al = cinfo->Al;
+  if (p->Se >= DCTSIZE2 || p->Al > 13) return 0;
+  int dc = p->Ss == 0;
+  if (dc) {
+    if (p->Se != 0) return 0;
+    p->kind = cinfo->Ah == 0 ? SCAN_DC_FIRST : SCAN_DC_REFINE;
+  } else {
+    if (cinfo->comps_in_scan != 1 || p->Ss > p->Se) return 0;
+    p->kind = cinfo->Ah == 0 ? SCAN_AC_FIRST : SCAN_AC_REFINE;
+  }
+  p->blocks = 0;
+  for (int ci = 0; ci < cinfo->comps_in_scan; ci++) {
+    jpeg_component_info *component = cinfo->cur_comp_info[ci];
+    if (p->kind == SCAN_DC_FIRST) {
+      p->dc[ci] = table_for(p, 0, component->dc_tbl_no);
+      if (!p->dc[ci]) return 0;
+    } else if (!dc) {
+      p->ac = table_for(p, 1, component->ac_tbl_no);
+      if (!p->ac) return 0;
+    }
+    p->dc_last[ci] = 0;
+    p->mcu_width[ci] = component->MCU_width;
+    for (int y = 0; y < component->MCU_height; y++)
+      for (int x = 0; x < component->MCU_width; x++) {
+        if (p->blocks >= D_MAX_BLOCKS_IN_MCU) return 0;
+        p->block_component[p->blocks] = ci;
+        p->block_x[p->blocks] = x;
+        p->block_y[p->blocks] = y;
+        p->blocks++;
+      }
+  }
+  if (p->blocks != cinfo->blocks_in_MCU) return 0;
+  p->mcus_per_row = cinfo->MCUs_per_row;
+  p->eobrun = 0;
+  p->restarts_to_go = cinfo->restart_interval;
+  p->yoffset = 0;
+  p->column = 0;
+  p->row_ready = 0;
+  memset(&p->reader, 0, sizeof p->reader);
+  return 1;
+}
+
+/* At a restart marker's place (the interval's last MCU done): the marker must be RSTn, the next
+ * libjpeg expects, right there. Returns 1 past it, 0 to wait for bytes; gives up otherwise. */
+static int take_restart(imc_progressive *p, bits_reader *r, int eof) {
+  const uint8_t *at = r->next;
+  if (at >= r->end || *at != 0xFF) {
+    if (at >= r->end && !eof) return 0;
+    give_up(p);
+  }
+  at++;
+  while (at < r->end && *at == 0xFF) at++;
+  if (at >= r->end) {
+    if (!eof) return 0;
+    give_up(p);
+  }
+  struct jpeg_marker_reader *marker = p->cinfo->marker;
+  if (*at != JPEG_RST0 + marker->next_restart_num) give_up(p);
+  marker->next_restart_num = (marker->next_restart_num + 1) & 7;
+  memset(r, 0, offsetof(bits_reader, next));
+  r->next = at + 1;
+  r->marker = 0;
+  r->ended = 0;
+  for (int ci = 0; ci < MAX_COMPS_IN_SCAN; ci++) p->dc_last[ci] = 0;
+  p->eobrun = 0;
+  p->restarts_to_go = p->cinfo->restart_interval;
+  return 1;
+}
+
+/* Whether a marker (FF, fill FFs, then a byte other than 00) lies in [from, end). */
+static int marker_in(const uint8_t *from, const uint8_t *end) {
+  for (const uint8_t *at = from; at + 1 < end; at++) {
+    if (*at != 0xFF) continue;
+    const uint8_t *after = at + 1;
+    while (after < end && *after == 0xFF) after++;
+    if (after < end && *after != 0x00) return 1;
+    at = after;
+  }
+  return 0;
+}
+
+/* The bytes from libjpeg's source position on. `*safe`: an MCU may start while the reader is not
+ * past it (MCU_MARGIN bytes remain, or the data's end or a marker is at hand); 0: nowhere. */
+static int take_span(imc_progressive *p, bits_reader *r, uintptr_t *safe) {
+  const uint8_t *start, *end;
+  int eof = p->session.span(p->cinfo, MCU_MARGIN, &start, &end);
+  r->next = start;
+  r->end = end;
+  size_t length = (size_t)(end - start);
+  if (eof) *safe = (uintptr_t)end;
+  else if (length < MCU_MARGIN) *safe = marker_in(start, end) ? (uintptr_t)end : 0;
+  else *safe = marker_in(end - MCU_MARGIN, end) ? (uintptr_t)end : (uintptr_t)(end - MCU_MARGIN);
+  return eof;
+}
+
+/* Decodes the rest of the scan (of kind KIND). JPEG_SCAN_COMPLETED, or JPEG_SUSPENDED to wait for
+ * bytes (between MCUs: the reader's bits kept, libjpeg's source after them). */
+static inline __attribute__((always_inline)) int run_scan(imc_progressive *p, const int kind) {
+  j_decompress_ptr cinfo = p->cinfo;
+  bits_reader r = p->reader;
+  uintptr_t safe;
+  int eof = take_span(p, &r, &safe);
+  unsigned interval = cinfo->restart_interval;
+  while (cinfo->input_iMCU_row < cinfo->total_iMCU_rows) {
+    if (!p->row_ready) access_rows(p);
+    for (; p->yoffset < p->mcu_rows; p->yoffset++) {
+      for (; p->column < p->mcus_per_row; p->column++) {
+        if (interval && p->restarts_to_go == 0) {
+          if (r.padded > r.count || r.ended) give_up(p);
+          if (!take_restart(p, &r, eof)) goto suspend;
+        }
+        if ((uintptr_t)r.next > safe && !r.marker) {
+          /* Near the end of the bytes at hand: more, or wait. */
+          p->session.seek(cinfo, r.next);
+          eof = take_span(p, &r, &safe);
+          if ((uintptr_t)r.next > safe && !r.marker) goto suspend;
+        }
+        JDIMENSION column = p->column;
+        if (kind == SCAN_AC_FIRST || kind == SCAN_AC_REFINE) {
+          JCOEF *block = p->rows[0][p->yoffset][column];
+          if (kind == SCAN_AC_FIRST) {
+            if (p->eobrun > 0) {
+              /* A run of empty blocks: skip as many as the row and the interval allow. */
+              unsigned skip = p->eobrun;
+              JDIMENSION left = p->mcus_per_row - column;
+              if (skip > left) skip = left;
+              if (interval && skip > p->restarts_to_go) skip = p->restarts_to_go;
+              p->eobrun -= skip;
+              if (interval) p->restarts_to_go -= skip;
+              p->column += skip - 1;
+              continue;
+            }
+            if (!ac_first(p, &r, block)) give_up(p);
+          } else if (!ac_refine(p, &r, block)) {
+            give_up(p);
+          }
+        } else {
+          JBLOCKROW blocks[D_MAX_BLOCKS_IN_MCU];
+          for (int b = 0; b < p->blocks; b++) {
+            int ci = p->block_component[b];
+            blocks[b] = p->rows[ci][p->yoffset + p->block_y[b]] + column * (JDIMENSION)p->mcu_width[ci] + p->block_x[b];
+          }
+          if (!(kind == SCAN_DC_FIRST ? dc_first(p, &r, blocks) : dc_refine(p, &r, blocks))) give_up(p);
+        }
+        if (r.padded > r.count || r.ended) give_up(p);
+        if (interval) p->restarts_to_go--;
+      }
+      p->column = 0;
+    }
+    p->yoffset = 0;
+    p->row_ready = 0;
+    cinfo->input_iMCU_row++;
+  }
+  /* The scan is complete: libjpeg reads on from the first byte the reader has not taken. */
+  p->session.seek(cinfo, r.next);
+  p->kind = SCAN_NONE;
+  scans_finished++;
+  (*cinfo->inputctl->finish_input_pass)(cinfo);
+  return JPEG_SCAN_COMPLETED;
+suspend:
+  p->session.seek(cinfo, r.next);
+  r.next = r.end = NULL;
+  p->reader = r;
+  return JPEG_SUSPENDED;
+}
+
+static int run_dc_first(imc_progressive *p) { return run_scan(p, SCAN_DC_FIRST); }
+static int run_dc_refine(imc_progressive *p) { return run_scan(p, SCAN_DC_REFINE); }
+static int run_ac_first(imc_progressive *p) { return run_scan(p, SCAN_AC_FIRST); }
+static int run_ac_refine(imc_progressive *p) { return run_scan(p, SCAN_AC_REFINE); }
+
+/* In place of the coefficient controller's consume_data. */
+static int consume(j_decompress_ptr cinfo) {
+  imc_progressive *p = imc_jpeg_session_progressive(cinfo);
+  if (p->kind == SCAN_NONE && !start_scan(p)) p->kind = SCAN_LIBJPEG;
+  switch (p->kind) {
+  case SCAN_DC_FIRST: return run_dc_first(p);
+  case SCAN_DC_REFINE: return run_dc_refine(p);
+  case SCAN_AC_FIRST: return run_ac_first(p);
+  case SCAN_AC_REFINE: return run_ac_refine(p);
+  default: {
+    int result = p->libjpeg_consume(cinfo);
+    if (result == JPEG_SCAN_COMPLETED) p->kind = SCAN_NONE;
+    return result;
+  }
+  }
+}
+
+int imc_progressive_eligible(j_decompress_ptr cinfo) {
+  return cinfo->progressive_mode && !cinfo->arith_code && cinfo->data_precision == 8;
+}
+
+imc_progressive *imc_progressive_install(j_decompress_ptr cinfo, const imc_progressive_session *session) {
+  if (!imc_progressive_eligible(cinfo) || !cinfo->coef || !cinfo->coef->coef_arrays || !cinfo->inputctl ||
+      !cinfo->master)
+    return NULL;
+  /* Only before the first scan's data: libjpeg's consume_data in place, nothing consumed. */
+  if (cinfo->inputctl->consume_input != cinfo->coef->consume_data || cinfo->input_iMCU_row != 0 ||
+      cinfo->input_scan_number != 1)
+    return NULL;
+  imc_progressive *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->cinfo = cinfo;
+  p->session = *session;
+  p->libjpeg_consume = cinfo->coef->consume_data;
+  cinfo->coef->consume_data = consume;
+  cinfo->inputctl->consume_input = consume;
+  return p;
+}
+
+void imc_progressive_destroy(imc_progressive *progressive) { free(progressive); }
