@@ -40,10 +40,16 @@
 /* coef[] entries (first AC scans): a coefficient whose code and magnitude bits fit in FAST_BITS:
  * the value in the high 16 bits, the run in bits 8..11, the bits taken in bits 0..4, COEF_FLAG set. */
 #define COEF_FLAG 0x1000
+/* refine[] entries (AC refinement scans): a symbol resolved with the bits that follow its code,
+ * when they fit in FAST_BITS: the bits taken in bits 0..4, the run in bits 5..8, REFINE_* in bits
+ * 10..11, and an end-of-band run's length in the high 16 bits. 0: go the long way. */
+enum { REFINE_PLUS = 0, REFINE_MINUS = 1, REFINE_ZRL = 2, REFINE_EOB = 3 };
+#define REFINE_FLAG 0x200
 
 typedef struct {
   uint16_t fast[1 << FAST_BITS];
   int32_t coef[1 << FAST_BITS];
+  int32_t refine[1 << FAST_BITS];
   int32_t maxcode[18]; /* the largest code of each length, -1 when none; [17] stops the search */
   int32_t valoffset[18];
   uint8_t symbols[256];
@@ -94,6 +100,14 @@ struct imc_progressive {
   unsigned eobrun;
   unsigned restarts_to_go;
   bits_reader reader;
+  /* For each block of each component, which AC coefficients are nonzero: bit k for zigzag index k.
+   * A refinement scan visits only those (each gets a correction bit) and finds the zero ones (where
+   * new coefficients go) without reading all 63. Valid while every AC scan of the component so far
+   * was this decoder's; rebuilt from the coefficients otherwise. */
+  uint64_t *nonzero[MAX_COMPONENTS];
+  JDIMENSION nonzero_stride[MAX_COMPONENTS];
+  int nonzero_stale[MAX_COMPONENTS]; /* libjpeg decoded an AC scan of it since */
+  uint64_t *nonzero_row; /* the scan's component, at the current block row */
 };
 
 static _Thread_local uint64_t scans_finished, decodes_given_up;
@@ -138,6 +152,7 @@ static int build_table(table *t, const JHUFF_TBL *source, int ac) {
   t->valoffset[17] = 0;
   memset(t->fast, 0, sizeof t->fast);
   memset(t->coef, 0, sizeof t->coef);
+  memset(t->refine, 0, sizeof t->refine);
   for (int i = 0; i < count && lengths[i] <= FAST_BITS; i++) {
     int length = lengths[i], symbol = t->symbols[i];
     int run = symbol >> 4, magnitude = symbol & 15;
@@ -150,6 +165,19 @@ static int build_table(table *t, const JHUFF_TBL *source, int ac) {
         int raw = (int)((index >> (FAST_BITS - length - magnitude)) & ((1u << magnitude) - 1));
         int value = raw < (1 << (magnitude - 1)) ? raw - (1 << magnitude) + 1 : raw;
         t->coef[index] = (int32_t)((uint32_t)value << 16) | run << 8 | COEF_FLAG | (length + magnitude);
+      }
+      if (!ac) continue;
+      /* In a refinement scan: a new coefficient (magnitude 1) and its sign bit, ZRL, or an
+       * end-of-band run and its extra bits. Other magnitudes are left to the long way (libjpeg warns). */
+      unsigned after = index << length & ((1u << FAST_BITS) - 1); /* the bits after the code, at the top */
+      if (magnitude == 1 && length + 1 <= FAST_BITS) {
+        int minus = !(after >> (FAST_BITS - 1));
+        t->refine[index] = REFINE_FLAG | (minus ? REFINE_MINUS : REFINE_PLUS) << 10 | run << 5 | (length + 1);
+      } else if (magnitude == 0 && run == 15) {
+        t->refine[index] = REFINE_FLAG | REFINE_ZRL << 10 | 15 << 5 | length;
+      } else if (magnitude == 0 && length + run <= FAST_BITS) {
+        unsigned eobrun = (1u << run) + (run ? after >> (FAST_BITS - run) : 0);
+        t->refine[index] = (int32_t)(eobrun << 16) | REFINE_FLAG | REFINE_EOB << 10 | (length + run);
       }
     }
   }
@@ -306,13 +334,15 @@ static inline __attribute__((always_inline)) int dc_refine(imc_progressive *p, b
   return 1;
 }
 
-static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bits_reader *r, JCOEF *block) {
+static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bits_reader *r, JCOEF *block,
+                                                          uint64_t *nonzero) {
   if (p->eobrun > 0) {
     p->eobrun--;
     return 1;
   }
   const table *t = p->ac;
   int Se = p->Se, Al = p->Al;
+  uint64_t mask = *nonzero;
   for (int k = p->Ss; k <= Se; k++) {
     if (r->count < 32) fill(r);
     int32_t entry = t->coef[peek(r, FAST_BITS)];
@@ -320,7 +350,9 @@ static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bi
       drop(r, entry & 31);
       k += (entry >> 8) & 15;
       if (k > Se) return 0; /* libjpeg stores it past the band without a warning: leave it to libjpeg */
-      block[natural_order[k]] = shifted(entry >> 16, Al);
+      JCOEF value = shifted(entry >> 16, Al);
+      block[natural_order[k]] = value;
+      if (value) mask |= 1ull << k;
       continue;
     }
     int symbol = decode_symbol(r, t);
@@ -329,7 +361,9 @@ static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bi
     if (magnitude) {
       k += run;
       if (k > Se) return 0;
-      block[natural_order[k]] = shifted(extend(take_bits(r, magnitude), magnitude), Al);
+      JCOEF value = shifted(extend(take_bits(r, magnitude), magnitude), Al);
+      block[natural_order[k]] = value;
+      if (value) mask |= 1ull << k;
     } else if (run == 15) {
       k += 15;
     } else {
@@ -339,62 +373,130 @@ static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bi
       break;
     }
   }
+  *nonzero = mask;
   return 1;
 }
 
-/* A refinement bit for each coefficient with a nonzero history from k up to (not past) Se: what the
- * band's end (an end-of-band run) needs. */
-static inline void refine_rest(bits_reader *r, JCOEF *block, int k, int Se, int p1, int m1) {
-  for (; k <= Se; k++) {
-    JCOEF *coef = block + natural_order[k];
-    if (*coef != 0) {
-      if (r->count < 1) fill(r);
-      if (take_bit(r) && (*coef & p1) == 0) *coef = (JCOEF)(*coef + (*coef >= 0 ? p1 : m1));
+/* Zigzag indexes from..63 (from <= 63). */
+static inline uint64_t from_index(int from) { return ~0ull << from; }
+
+/* A correction bit for each coefficient in `which` (zigzag bits), in zigzag order: a set bit adds
+ * the scan's bit to the magnitude unless it is there already. */
+static inline __attribute__((always_inline)) void refine(bits_reader *r, JCOEF *block, uint64_t which, int p1,
+                                                         int m1) {
+  while (which) {
+    int k = __builtin_ctzll(which);
+    which &= which - 1;
+    if (r->count < 1) fill(r);
+    if (take_bit(r)) {
+      JCOEF *coef = block + natural_order[k];
+      if ((*coef & p1) == 0) *coef = (JCOEF)(*coef + (*coef >= 0 ? p1 : m1));
     }
   }
 }
 
-static inline __attribute__((always_inline)) int ac_refine(imc_progressive *p, bits_reader *r, JCOEF *block) {
+static inline __attribute__((always_inline)) int ac_refine(imc_progressive *p, bits_reader *r, JCOEF *block,
+                                                           uint64_t *nonzero) {
   int Se = p->Se;
   int p1 = 1 << p->Al, m1 = (int)((unsigned)-1 << p->Al);
+  uint64_t band = Se == 63 ? ~0ull : (2ull << Se) - 1; /* zigzag indexes up to Se */
+  uint64_t mask = *nonzero;
   int k = p->Ss;
   if (p->eobrun == 0) {
     const table *t = p->ac;
-    for (; k <= Se; k++) {
+    while (k <= Se) {
       if (r->count < 32) fill(r);
-      int symbol = decode_symbol(r, t);
-      if (symbol < 0) return 0;
-      int run = symbol >> 4, value = 0;
-      if (symbol & 15) {
-        if ((symbol & 15) != 1) return 0; /* libjpeg warns */
-        value = take_bit(r) ? p1 : m1;
-      } else if (run != 15) {
-        unsigned eobrun = 1u << run;
-        if (run) eobrun += (unsigned)take_bits(r, run);
-        p->eobrun = eobrun;
-        break;
-      }
-      /* Skip `run` coefficients without history (refining those with one), stopping at the next
-       * one without history: the new coefficient goes there. */
-      for (; k <= Se; k++) {
-        JCOEF *coef = block + natural_order[k];
-        if (*coef != 0) {
-          if (r->count < 1) fill(r);
-          if (take_bit(r) && (*coef & p1) == 0) *coef = (JCOEF)(*coef + (*coef >= 0 ? p1 : m1));
-        } else {
-          if (--run < 0) break;
+      int run, value = 0;
+      int32_t entry = t->refine[peek(r, FAST_BITS)];
+      if (entry) {
+        drop(r, entry & 31);
+        int kind = (entry >> 10) & 3;
+        if (kind == REFINE_EOB) {
+          p->eobrun = (unsigned)entry >> 16;
+          break;
+        }
+        run = (entry >> 5) & 15;
+        if (kind != REFINE_ZRL) value = kind == REFINE_PLUS ? p1 : m1;
+      } else {
+        int symbol = decode_symbol(r, t);
+        if (symbol < 0) return 0;
+        run = symbol >> 4;
+        if (symbol & 15) {
+          if ((symbol & 15) != 1) return 0; /* libjpeg warns */
+          value = take_bit(r) ? p1 : m1;
+        } else if (run != 15) {
+          unsigned eobrun = 1u << run;
+          if (run) eobrun += (unsigned)take_bits(r, run);
+          p->eobrun = eobrun;
+          break;
         }
       }
-      if (value) {
-        if (k > Se) return 0; /* libjpeg stores it past the band without a warning */
-        block[natural_order[k]] = (JCOEF)value;
+      /* Past `run` coefficients without history (those with one get their correction bits) to the
+       * next one without: the new coefficient goes there. Mostly the next run + 1 have none. */
+      if (k + run <= Se && (mask & (((2ull << run) - 1) << k)) == 0) {
+        if (value) {
+          block[natural_order[k + run]] = (JCOEF)value;
+          mask |= 1ull << (k + run);
+        }
+        k += run + 1;
+        continue;
       }
+      uint64_t zeros = ~mask & band & from_index(k);
+      for (int i = 0; i < run && zeros; i++) zeros &= zeros - 1;
+      int target = zeros ? __builtin_ctzll(zeros) : Se + 1;
+      uint64_t before = zeros ? (1ull << target) - 1 : band;
+      refine(r, block, mask & from_index(k) & before, p1, m1);
+      if (value) {
+        if (target > Se) return 0; /* libjpeg stores it past the band without a warning */
+        block[natural_order[target]] = (JCOEF)value;
+        mask |= 1ull << target;
+      }
+      k = target + 1;
     }
   }
   if (p->eobrun > 0) {
-    refine_rest(r, block, k, Se, p1, m1);
+    if (k <= Se) refine(r, block, mask & from_index(k) & band, p1, m1);
     p->eobrun--;
   }
+  *nonzero = mask;
+  return 1;
+}
+
+/* Rebuilds a component's nonzero masks from its coefficients (after libjpeg decoded one of its AC
+ * scans). */
+static void rebuild_nonzero(imc_progressive *p, jpeg_component_info *component) {
+  j_decompress_ptr cinfo = p->cinfo;
+  int c = component->component_index;
+  JDIMENSION v = (JDIMENSION)component->v_samp_factor;
+  JDIMENSION rows = (component->height_in_blocks + v - 1) / v * v; /* the coefficient array's */
+  for (JDIMENSION y = 0; y < rows; y++) {
+    JBLOCKARRAY row = (*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, cinfo->coef->coef_arrays[c], y, 1, FALSE);
+    uint64_t *masks = p->nonzero[c] + (size_t)y * p->nonzero_stride[c];
+    for (JDIMENSION x = 0; x < p->nonzero_stride[c]; x++) {
+      uint64_t mask = 0;
+      for (int k = 1; k < DCTSIZE2; k++)
+        if (row[0][x][natural_order[k]] != 0) mask |= 1ull << k;
+      masks[x] = mask;
+    }
+  }
+  p->nonzero_stale[c] = 0;
+}
+
+/* The component's masks, made when its first AC scan comes; 0 when there is no memory for them. */
+static int prepare_nonzero(imc_progressive *p, jpeg_component_info *component) {
+  int c = component->component_index;
+  if (!p->nonzero[c]) {
+    JDIMENSION h = (JDIMENSION)component->h_samp_factor, v = (JDIMENSION)component->v_samp_factor;
+    /* As large as the coefficient array (and as the rows a scan visits). */
+    JDIMENSION width = (component->width_in_blocks + h - 1) / h * h;
+    size_t rows = (component->height_in_blocks + v - 1) / v * v;
+    if (rows < (size_t)p->cinfo->total_iMCU_rows * v) rows = (size_t)p->cinfo->total_iMCU_rows * v;
+    /* Zero, as the coefficients are (unless libjpeg decoded an AC scan already: stale). */
+    p->nonzero[c] = calloc((size_t)width * rows, sizeof(uint64_t));
+    if (!p->nonzero[c]) return 0;
+    p->nonzero_stride[c] = width;
+  }
+  if (p->nonzero_stale[c]) rebuild_nonzero(p, component);
   return 1;
 }
 
@@ -440,7 +542,7 @@ static int start_scan(imc_progressive *p) {
       if (!p->dc[ci]) return 0;
     } else if (!dc) {
       p->ac = table_for(p, 1, component->ac_tbl_no);
-      if (!p->ac) return 0;
+      if (!p->ac || !prepare_nonzero(p, component)) return 0;
     }
     p->dc_last[ci] = 0;
     p->mcu_width[ci] = component->MCU_width;
@@ -528,6 +630,12 @@ static inline __attribute__((always_inline)) int run_scan(imc_progressive *p, co
   while (cinfo->input_iMCU_row < cinfo->total_iMCU_rows) {
     if (!p->row_ready) access_rows(p);
     for (; p->yoffset < p->mcu_rows; p->yoffset++) {
+      if (kind == SCAN_AC_FIRST || kind == SCAN_AC_REFINE) {
+        jpeg_component_info *component = cinfo->cur_comp_info[0];
+        int c = component->component_index;
+        JDIMENSION row = cinfo->input_iMCU_row * (JDIMENSION)component->v_samp_factor + (JDIMENSION)p->yoffset;
+        p->nonzero_row = p->nonzero[c] + (size_t)row * p->nonzero_stride[c];
+      }
       for (; p->column < p->mcus_per_row; p->column++) {
         if (interval && p->restarts_to_go == 0) {
           if (r.padded > r.count || r.ended) give_up(p);
@@ -542,6 +650,7 @@ static inline __attribute__((always_inline)) int run_scan(imc_progressive *p, co
         JDIMENSION column = p->column;
         if (kind == SCAN_AC_FIRST || kind == SCAN_AC_REFINE) {
           JCOEF *block = p->rows[0][p->yoffset][column];
+          uint64_t *nonzero = p->nonzero_row + column;
           if (kind == SCAN_AC_FIRST) {
             if (p->eobrun > 0) {
               /* A run of empty blocks: skip as many as the row and the interval allow. */
@@ -554,8 +663,8 @@ static inline __attribute__((always_inline)) int run_scan(imc_progressive *p, co
               p->column += skip - 1;
               continue;
             }
-            if (!ac_first(p, &r, block)) give_up(p);
-          } else if (!ac_refine(p, &r, block)) {
+            if (!ac_first(p, &r, block, nonzero)) give_up(p);
+          } else if (!ac_refine(p, &r, block, nonzero)) {
             give_up(p);
           }
         } else {
@@ -603,6 +712,8 @@ static int consume(j_decompress_ptr cinfo) {
   case SCAN_AC_FIRST: return run_ac_first(p);
   case SCAN_AC_REFINE: return run_ac_refine(p);
   default: {
+    if (cinfo->Ss > 0)
+      for (int ci = 0; ci < cinfo->comps_in_scan; ci++) p->nonzero_stale[cinfo->cur_comp_info[ci]->component_index] = 1;
     int result = p->libjpeg_consume(cinfo);
     if (result == JPEG_SCAN_COMPLETED) p->kind = SCAN_NONE;
     return result;
@@ -632,4 +743,8 @@ imc_progressive *imc_progressive_install(j_decompress_ptr cinfo, const imc_progr
   return p;
 }
 
-void imc_progressive_destroy(imc_progressive *progressive) { free(progressive); }
+void imc_progressive_destroy(imc_progressive *progressive) {
+  if (!progressive) return;
+  for (int c = 0; c < MAX_COMPONENTS; c++) free(progressive->nonzero[c]);
+  free(progressive);
+}
