@@ -593,29 +593,36 @@ static int take_restart(imc_progressive *p, bits_reader *r, int eof) {
   return 1;
 }
 
-/* Whether a marker (FF, fill FFs, then a byte other than 00) lies in [from, end). */
-static int marker_in(const uint8_t *from, const uint8_t *end) {
+/* The last marker (FF, fill FFs, then a byte other than 00) that starts in [from, end), or NULL. */
+static const uint8_t *last_marker(const uint8_t *from, const uint8_t *end) {
+  const uint8_t *found = NULL;
   for (const uint8_t *at = from; at + 1 < end; at++) {
     if (*at != 0xFF) continue;
     const uint8_t *after = at + 1;
     while (after < end && *after == 0xFF) after++;
-    if (after < end && *after != 0x00) return 1;
+    if (after < end && *after != 0x00) found = at;
     at = after;
   }
-  return 0;
+  return found;
 }
 
 /* The bytes from libjpeg's source position on. `*safe`: an MCU may start while the reader is not
- * past it (MCU_MARGIN bytes remain, or the data's end or a marker is at hand); 0: nowhere. */
+ * past it: MCU_MARGIN bytes remain, or a marker lies ahead (the reader stops there), or all the
+ * data is here. 0: nowhere. */
 static int take_span(imc_progressive *p, bits_reader *r, uintptr_t *safe) {
   const uint8_t *start, *end;
   int eof = p->session.span(p->cinfo, MCU_MARGIN, &start, &end);
   r->next = start;
   r->end = end;
   size_t length = (size_t)(end - start);
-  if (eof) *safe = (uintptr_t)end;
-  else if (length < MCU_MARGIN) *safe = marker_in(start, end) ? (uintptr_t)end : 0;
-  else *safe = marker_in(end - MCU_MARGIN, end) ? (uintptr_t)end : (uintptr_t)(end - MCU_MARGIN);
+  if (eof) {
+    *safe = (uintptr_t)end;
+    return eof;
+  }
+  const uint8_t *tail = length > MCU_MARGIN ? end - MCU_MARGIN : start;
+  const uint8_t *marker = last_marker(tail, end);
+  *safe = length > MCU_MARGIN ? (uintptr_t)tail : 0;
+  if (marker && (uintptr_t)marker > *safe) *safe = (uintptr_t)marker;
   return eof;
 }
 
