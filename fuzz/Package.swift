@@ -17,10 +17,13 @@ let package = Package(
         .product(name: "ImageCodecs", package: "imgfetch"), .product(name: "Thumbnails", package: "imgfetch"),
       ]),
     .executableTarget(name: "FuzzStreaming", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
-    // What the differential targets (FuzzEighth, FuzzPNGRows) share: outcomes and a stream in two pieces.
+    // What the differential targets (FuzzEighth, FuzzProgressive, FuzzPNGRows) share: outcomes and a stream
+    // in two pieces.
     .target(name: "FuzzSupport", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(
       name: "FuzzEighth", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
+    .executableTarget(
+      name: "FuzzProgressive", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(
       name: "FuzzPNGRows", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(name: "FuzzParseJSON", dependencies: [.product(name: "ParseFetch", package: "imgfetch")]),

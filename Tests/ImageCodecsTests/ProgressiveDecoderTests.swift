@@ -1,0 +1,216 @@
+import FixtureSupport
+import Foundation
+import ImageCodecs
+import Testing
+
+/// imgfetch's own decoder of progressive JPEG scans (`imc_jpeg_progressive.c`, used by every strict
+/// decode of a progressive Huffman JPEG) must be invisible: for every input, every source (memory, a
+/// file, a validation, a stream in random pieces, a stream told its file, a stream whose last bytes
+/// come as the last), every DCT scale and output format, the same verdict, the same error message
+/// and the same pixels as libjpeg decoding the same bytes alone (`libjpegOnly`).
+///
+/// The inputs: every progressive JPEG fixture (`Fixtures/progressive` holds generated ones with
+/// restart markers, each chroma layout, gray and CMYK), truncation sweeps, and damaged copies
+/// (bytes changed, restart markers renumbered, markers inserted). Serialized and yielding between
+/// decodes, like VerdictProofTests.
+@Suite(.serialized) struct ProgressiveDecoderTests {
+  typealias Outcome = EighthScaleDecoderTests.Outcome
+
+  static func options(_ format: PixelFormatRequest, scale: JPEGScale, libjpegOnly: Bool) -> DecodeOptions {
+    var options = DecodeOptions(pixelFormat: format, jpegScale: scale)
+    options.libjpegOnly = libjpegOnly
+    return options
+  }
+
+  /// The disagreements between the two decoders on `bytes`, described: at each scale, each source
+  /// decoded by both (DecoderPathComparison: memory, a stream in random pieces, a file, a
+  /// validation; at the first scale a stream told its file), and a stream given its rest as the last.
+  static func disagreements(
+    _ bytes: [UInt8], name: String, seed: UInt64, scales: [JPEGScale] = [.eighth, .quarter, .half, .full]
+  ) throws -> [String] {
+    var problems: [String] = []
+    for (index, scale) in scales.enumerated() {
+      let format = [PixelFormatRequest.source, .rgba8, .gray8, .rgb8][(index + Int(seed % 4)) % 4]
+      let label = "\(name) at \(scale.eighths)/8"
+      problems += try DecoderPathComparison.disagreements(
+        bytes, name: label, seed: seed &+ UInt64(index), library: "libjpeg", formats: [format], maxChunk: 9_000,
+        namedFileStream: index == 0
+      ) { format, alone in options(format, scale: scale, libjpegOnly: alone) }
+      let first = 1 + Int(seed % 600)
+      let ours = Outcome(
+        Self.streamWithLast(bytes, first: first, options: options(format, scale: scale, libjpegOnly: false)))
+      let alone = Outcome(
+        Self.streamWithLast(bytes, first: first, options: options(format, scale: scale, libjpegOnly: true)))
+      if ours != alone {
+        problems.append("\(label) \(format) streamed, the rest as the last: \(ours), libjpeg alone: \(alone)")
+      }
+    }
+    return problems
+  }
+
+  /// A stream given the first bytes, then all the others with `appendLast` (as a download's end).
+  static func streamWithLast(_ bytes: [UInt8], first: Int, options: DecodeOptions) -> Result<Image, DecodeError> {
+    let decoder = StreamingDecoder(options: options)
+    do throws(DecodeError) {
+      let cut = min(first, bytes.count)
+      try decoder.append(Array(bytes[..<cut]))
+      try decoder.appendLast(Array(bytes[cut...]))
+      try decoder.finish()
+      guard let size = decoder.outputSize, let format = decoder.outputPixelFormat else {
+        return .failure(DecodeError(kind: .invalidArgument, format: nil, message: "no header"))
+      }
+      var image = try Image(width: size.width, height: size.height, pixelFormat: format)
+      let rows = try decoder.readRows(into: &image, at: 0)
+      guard rows == size.height else {
+        return .failure(DecodeError(kind: .invalidArgument, format: nil, message: "rows missing: \(rows)"))
+      }
+      return .success(image)
+    } catch { return .failure(error) }
+  }
+
+  static var progressiveFixtures: [URL] {
+    var inputs: [URL] = []
+    for directory in [
+      "Fixtures/progressive", "Fixtures/images", "Fixtures/hostile", "Fixtures/regressions", "fuzz/seeds",
+    ] {
+      inputs += VerdictProofTests.files(under: Fixtures.root.appendingPathComponent(directory))
+    }
+    return inputs.filter { url in
+      guard let bytes = try? VerdictProofTests.read(url), VerdictProofTests.isJPEG(bytes) else { return false }
+      return Self.isProgressive(bytes)
+    }
+  }
+
+  /// Whether the bytes have an SOF2 marker (progressive Huffman) before their first scan.
+  static func isProgressive(_ bytes: [UInt8]) -> Bool {
+    var index = 0
+    while index + 1 < bytes.count {
+      if bytes[index] == 0xFF && bytes[index + 1] == 0xC2 { return true }
+      if bytes[index] == 0xFF && bytes[index + 1] == 0xDA { return false }
+      index += 1
+    }
+    return false
+  }
+
+  @Test func everyProgressiveFixtureDecodesAsLibjpegDoes() async throws {
+    var problems: [String] = []
+    let inputs = Self.progressiveFixtures
+    for (index, url) in inputs.enumerated() {
+      await Task.yield()
+      problems += try Self.disagreements(
+        try VerdictProofTests.read(url), name: url.lastPathComponent, seed: UInt64(index + 1))
+    }
+    #expect(inputs.count >= 15)
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  @Test(arguments: ["p420-restart3.jpg", "p444.jpg", "pgray-restart2.jpg", "pcmyk.jpg"])
+  func everyTruncationDecodesAsLibjpegDoes(_ name: String) async throws {
+    let jpeg = try VerdictProofTests.read(Fixtures.root.appendingPathComponent("Fixtures/progressive/\(name)"))
+    var problems: [String] = []
+    for length in stride(from: 0, to: jpeg.count + 1, by: max(1, jpeg.count / 60)) {
+      await Task.yield()
+      problems += try Self.disagreements(
+        Array(jpeg[..<length]), name: "\(name)[..<\(length)]", seed: UInt64(length + 1), scales: [.quarter, .full])
+    }
+    for length in (jpeg.count - 12)..<jpeg.count {
+      problems += try Self.disagreements(
+        Array(jpeg[..<length]), name: "\(name)[..<\(length)]", seed: UInt64(length + 1), scales: [.eighth])
+    }
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  @Test(arguments: ["p420-restart-rows.jpg", "p422-restart5.jpg", "p444-restart1.jpg", "p420-optimized.jpg"])
+  func damagedCopiesDecodeAsLibjpegDoes(_ name: String) async throws {
+    let jpeg = try VerdictProofTests.read(Fixtures.root.appendingPathComponent("Fixtures/progressive/\(name)"))
+    let dataStart = jpeg.count / 10
+    var generator = SplitMix(seed: UInt64(jpeg.count))
+    var variants: [(String, [UInt8])] = [
+      ("no EOI", Array(jpeg.dropLast(2))),
+      ("junk after EOI", jpeg + [0x12, 0x34, 0xFF, 0xD8]),
+      ("bytes before EOI", Array(jpeg.dropLast(2)) + [0x55, 0xAA, 0xFF, 0xD9]),
+    ]
+    for round in 0..<24 {
+      var damaged = jpeg
+      let at = dataStart + Int(generator.next() % UInt64(jpeg.count - dataStart - 2))
+      switch round % 4 {
+      case 0: damaged[at] ^= UInt8(1 << (generator.next() % 8))
+      case 1: damaged[at] = UInt8(truncatingIfNeeded: generator.next())
+      case 2:
+        // A restart marker renumbered, or one put where none belongs.
+        if let marker = (at..<(jpeg.count - 1)).first(where: {
+          jpeg[$0] == 0xFF && (0xD0...0xD7).contains(jpeg[$0 + 1])
+        }) {
+          damaged[marker + 1] = 0xD0 + (damaged[marker + 1] - 0xD0 + 1) % 8
+        } else {
+          damaged[at] = 0xFF
+          damaged[at + 1] = 0xD3
+        }
+      default:
+        damaged.insert(contentsOf: [0xFF, 0xD0 + UInt8(generator.next() % 8)], at: at)
+      }
+      variants.append(("change \(round) at \(at)", damaged))
+    }
+    var problems: [String] = []
+    for (index, (label, bytes)) in variants.enumerated() {
+      await Task.yield()
+      problems += try Self.disagreements(bytes, name: "\(name) \(label)", seed: UInt64(index * 7919 + 11))
+    }
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  /// The decoder did run: on a clean progressive file it decodes every scan, from every source, at
+  /// every scale; with `libjpegOnly`, lenient decoding, or a damaged file, libjpeg does.
+  @Test func theDecoderDecodesCleanFilesAndHandsDamagedOnesToLibjpeg() throws {
+    let url = Fixtures.root.appendingPathComponent("Fixtures/progressive/p420-restart3.jpg")
+    let bytes = try VerdictProofTests.read(url)
+    let scans: UInt64 = 10
+    for scale in [JPEGScale.eighth, .quarter, .half, .full] {
+      let options = DecodeOptions(jpegScale: scale)
+      for (source, decode) in [
+        ("memory", { () throws(DecodeError) in _ = try ImageDecoder.decode(bytes, options: options) }),
+        ("file", { () throws(DecodeError) in _ = try ImageDecoder.decode(contentsOf: url.path, options: options) }),
+        (
+          "validation",
+          { () throws(DecodeError) in _ = try ImageDecoder.validate(contentsOf: url.path, options: options) }
+        ),
+        (
+          "stream, its file named",
+          { () throws(DecodeError) in
+            _ = try EighthScaleDecoderTests.streamNamingFile(bytes, file: url.path, options: options).get()
+          }
+        ),
+        (
+          "stream, the rest as the last",
+          { () throws(DecodeError) in
+            _ = try Self.streamWithLast(bytes, first: 20, options: options).get()
+          }
+        ),
+      ] as [(String, () throws(DecodeError) -> Void)] {
+        let before = ProgressiveJPEGCounts.current()
+        try decode()
+        let after = ProgressiveJPEGCounts.current()
+        #expect(after.scans - before.scans == scans, "\(source) at \(scale.eighths)/8: scans")
+        #expect(after.gaveUp == before.gaveUp, "\(source) at \(scale.eighths)/8: gave up")
+      }
+    }
+    var lenient = DecodeOptions()
+    lenient.strictness = .lenient
+    var libjpegOnly = DecodeOptions()
+    libjpegOnly.libjpegOnly = true
+    for options in [lenient, libjpegOnly] {
+      let before = ProgressiveJPEGCounts.current()
+      _ = try ImageDecoder.decode(bytes, options: options)
+      #expect(ProgressiveJPEGCounts.current() == before)
+    }
+    // A restart marker renumbered in a late scan: libjpeg would resynchronize with a warning.
+    var damaged = bytes
+    let marker = try #require(
+      (bytes.count / 2..<(bytes.count - 1)).first { bytes[$0] == 0xFF && (0xD0...0xD7).contains(bytes[$0 + 1]) })
+    damaged[marker + 1] = 0xD0 + (bytes[marker + 1] - 0xD0 + 3) % 8
+    let before = ProgressiveJPEGCounts.current()
+    _ = try? ImageDecoder.decode(damaged)
+    let after = ProgressiveJPEGCounts.current()
+    #expect(after.gaveUp - before.gaveUp == 1)
+  }
+}
