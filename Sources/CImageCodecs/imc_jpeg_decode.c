@@ -480,6 +480,11 @@ imc_progressive *imc_jpeg_session_progressive(j_decompress_ptr cinfo) {
 static int progressive_span(j_decompress_ptr cinfo, size_t wanted, const uint8_t **start, const uint8_t **end) {
   struct imc_jpeg_session *session = cinfo->client_data;
   const JOCTET *next = cinfo->src->next_input_byte;
+  if (session->fed_fake_eoi) {
+    /* libjpeg met the end already (a warning: a strict decode has stopped before this). */
+    *start = *end = next;
+    return 1;
+  }
   if (session->stream && !session->reading_file) {
     imc_stream *stream = session->stream;
     *start = next;

@@ -699,7 +699,8 @@ static inline __attribute__((always_inline)) int run_scan(imc_progressive *p, co
   return JPEG_SCAN_COMPLETED;
 suspend:
   p->session.seek(cinfo, r.next);
-  r.next = r.end = NULL;
+  r.next = r.end = NULL; /* the bytes may move before the next call */
+  p->row_ready = 0;
   p->reader = r;
   return JPEG_SUSPENDED;
 }
