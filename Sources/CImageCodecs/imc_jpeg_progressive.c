@@ -29,6 +29,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define FAST_BITS 10
 /* An MCU starts only with this many bytes at hand (or a marker, or all there will be): one block of
@@ -105,6 +106,7 @@ struct imc_progressive {
    * new coefficients go) without reading all 63. Valid while every AC scan of the component so far
    * was this decoder's; rebuilt from the coefficients otherwise. */
   uint64_t *nonzero[MAX_COMPONENTS];
+  size_t nonzero_bytes[MAX_COMPONENTS];
   JDIMENSION nonzero_stride[MAX_COMPONENTS];
   int nonzero_stale[MAX_COMPONENTS]; /* libjpeg decoded an AC scan of it since */
   uint64_t *nonzero_row; /* the scan's component, at the current block row */
@@ -491,9 +493,15 @@ static int prepare_nonzero(imc_progressive *p, jpeg_component_info *component) {
     JDIMENSION width = (component->width_in_blocks + h - 1) / h * h;
     size_t rows = (component->height_in_blocks + v - 1) / v * v;
     if (rows < (size_t)p->cinfo->total_iMCU_rows * v) rows = (size_t)p->cinfo->total_iMCU_rows * v;
-    /* Zero, as the coefficients are (unless libjpeg decoded an AC scan already: stale). */
-    p->nonzero[c] = calloc((size_t)width * rows, sizeof(uint64_t));
-    if (!p->nonzero[c]) return 0;
+    /* Zero, as the coefficients are (unless libjpeg decoded an AC scan already: stale). Mapped, not
+     * malloc'd: a calloc of this size beside libjpeg's large buffers made glibc trim its heap after
+     * each decode, and the next decode fault all of libjpeg's buffers in again (60,000 page faults
+     * in 50 decodes of a 1.3 MP file instead of 2,500). */
+    size_t bytes = (size_t)width * rows * sizeof(uint64_t);
+    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) return 0;
+    p->nonzero[c] = memory;
+    p->nonzero_bytes[c] = bytes;
     p->nonzero_stride[c] = width;
   }
   if (p->nonzero_stale[c]) rebuild_nonzero(p, component);
@@ -753,6 +761,7 @@ imc_progressive *imc_progressive_install(j_decompress_ptr cinfo, const imc_progr
 
 void imc_progressive_destroy(imc_progressive *progressive) {
   if (!progressive) return;
-  for (int c = 0; c < MAX_COMPONENTS; c++) free(progressive->nonzero[c]);
+  for (int c = 0; c < MAX_COMPONENTS; c++)
+    if (progressive->nonzero[c]) munmap(progressive->nonzero[c], progressive->nonzero_bytes[c]);
   free(progressive);
 }
