@@ -115,8 +115,9 @@ struct imc_stream {
   uint8_t *input; /* unconsumed bytes are input[input_start, input_length) */
   size_t input_start, input_length, input_capacity;
   uint64_t skip_pending; /* bytes the decoder skipped before they arrived (JPEG) */
-  /* JPEG's 1/8-scale fast path (imc_jpeg_eighth.c) may give up and start libjpeg over from the
-   * first byte: until it is known not to run, or done, every byte is kept (up to RETAIN_LIMIT). */
+  /* JPEG's 1/8-scale fast path (imc_jpeg_eighth.c) and progressive decoder (imc_jpeg_progressive.c)
+   * may give up and start libjpeg over from the first byte: until they are known not to run, or done,
+   * every byte is kept (up to RETAIN_LIMIT). */
   int retain;
   int retain_overflow; /* more than RETAIN_LIMIT arrived while retaining */
   char *source_file;   /* the bytes are this file's, which can be read again instead (or NULL) */

@@ -8,10 +8,11 @@ public struct DecodeOptions: Sendable, Equatable {
   public var strictness: Strictness
   /// JPEG only: decode at `eighths`/8 of the stored size using DCT scaling (shrink on load).
   public var jpegScale: JPEGScale
-  /// Whether libjpeg decodes every JPEG scan itself, also where imgfetch's own entropy decoder
+  /// Whether libjpeg decodes every JPEG scan itself, also where imgfetch's own entropy decoders
   /// would: a strict 1/8-scale decode of a baseline Huffman JPEG (a thumbnail's shrink-on-load, a
-  /// validation). The two give the same verdicts, messages and pixels (the tests and the FuzzEighth
-  /// fuzzer compare them); this is for those comparisons. `false` by default.
+  /// validation), and a strict decode of a progressive Huffman JPEG at any scale. The two give the
+  /// same verdicts, messages and pixels (the tests and the FuzzEighth and FuzzProgressive fuzzers
+  /// compare them); this is for those comparisons. `false` by default.
   public var libjpegOnly = false
   /// Whether libpng reads every PNG row itself, also where imgfetch's own image-data path would
   /// (a plain 8- or 16-bit PNG, not interlaced, decoded as a stream: a thumbnail, a validation of

@@ -72,9 +72,11 @@ public final class StreamingDecoder {
   deinit { imc_stream_destroy(stream) }
 
   /// Says, before the first ``append(_:)``, that the bytes to come are the file at `path`. A JPEG
-  /// decoded by imgfetch's own 1/8-scale decoder then keeps none of them in memory: should libjpeg
-  /// have to decode from the start after all (damaged data, an unusual end), it reads the file
-  /// again. Without it the decoder keeps a JPEG's bytes (up to 32 MiB) while that decoder runs.
+  /// decoded by imgfetch's own 1/8-scale or progressive decoder then keeps none of them in memory:
+  /// should libjpeg have to decode from the start after all (damaged data, an unusual end), it
+  /// reads the file again. Without it the decoder keeps a JPEG's bytes (up to 32 MiB) while that
+  /// decoder may run (a progressive JPEG's until its last scan is read), and the progressive decoder
+  /// takes only the scans that begin once the last bytes are known (``appendLast(_:)``, ``finish()``).
   package func readsFile(_ path: String) {
     guard let stream else { return }
     if imc_stream_set_source_file(stream, path) != IMC_OK { imc_stream_set_source_file(stream, nil) }

@@ -86,7 +86,7 @@ typedef struct {
   uint64_t max_pixels;
   uint64_t max_chunk_bytes; /* PNG: largest ancillary chunk (decompressed) libpng may allocate */
   int32_t libjpeg_only;     /* nonzero: libjpeg decodes every JPEG scan, also where the 1/8-scale
-                               fast path would (tests compare the two) */
+                               fast path or the progressive decoder would (tests compare them) */
   int32_t always_split;     /* nonzero: the 1/8-scale fast path splits a large scan between two
                                threads even while other decodes run (tests) */
   int32_t libpng_only;      /* nonzero: libpng reads every PNG row itself, also where imgfetch's
@@ -162,8 +162,9 @@ enum {
 
 imc_stream *imc_stream_create(const imc_request *request);
 /* Before the first byte: the bytes to come are the file at `path`, which can be read again. A JPEG
- * decoded by the 1/8-scale fast path then keeps none of them: should libjpeg have to decode the
- * stream from its start after all, it reads the file. IMC_OK, or IMC_ERR_NO_MEMORY. */
+ * decoded by the 1/8-scale fast path or the progressive decoder then keeps none of them: should
+ * libjpeg have to decode the stream from its start after all, it reads the file. IMC_OK, or
+ * IMC_ERR_NO_MEMORY. */
 int32_t imc_stream_set_source_file(imc_stream *stream, const char *path);
 /* Appends bytes and decodes what they allow. Returns IMC_OK or the error (which sticks). */
 int32_t imc_stream_append(imc_stream *stream, const uint8_t *data, size_t length, imc_status *status);
