@@ -1,11 +1,13 @@
 """Makes the progressive JPEGs in this directory (committed; this script documents how they were made).
 
-python3 Fixtures/progressive/make.py   (Pillow 13 with its bundled libjpeg-turbo)
+python3 Fixtures/progressive/make.py   (Pillow 13.0.0 with its bundled libjpeg-turbo; another
+Pillow or libjpeg may write other bytes, which is why the files are committed)
 
-Each is a crop of Fixtures/images/Landscape_0.jpg at an odd size (partial MCUs at the right and
+Each is Fixtures/images/Landscape_0.jpg resized to an odd size (partial MCUs at the right and
 bottom), saved progressive with Pillow's encoder: 4:2:0, 4:2:2, 4:4:4, gray and CMYK, with and
-without restart markers (every few MCUs, or every MCU row), with optimized Huffman tables (a DHT
-before each scan) and with the standard ones.
+without restart markers (every few MCUs, or every MCU row). Pillow's progressive files always have
+optimized Huffman tables, a DHT before each scan. Licence: as Landscape_0.jpg's (MIT (c) 2010 Dave
+Perrett, recurser/exif-orientation-examples; see Fixtures/images/MANIFEST.md).
 """
 import os
 from PIL import Image
