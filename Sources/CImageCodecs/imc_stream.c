@@ -101,7 +101,7 @@ static int32_t pump(imc_stream *stream, imc_status *status) {
 static int32_t sniff(imc_stream *stream, const uint8_t *data, size_t length, size_t *used, imc_status *status) {
   size_t take = sizeof stream->magic - stream->magic_length;
   if (take > length) take = length;
-  memcpy(stream->magic + stream->magic_length, data, take);
+  if (take > 0) memcpy(stream->magic + stream->magic_length, data, take); /* data may be NULL when empty */
   stream->magic_length += take;
   *used = take;
   size_t n = stream->magic_length;
