@@ -11,8 +11,10 @@ protocol ThumbnailSource {
   /// Decodes the whole image in one call.
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image
   /// Hands the encoded bytes to `body` in order, a chunk at a time (never the whole file at once
-  /// for a file).
-  func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> Void) throws(ThumbnailError)
+  /// for a file), with whether it is known to be the last chunk (a decoder can then plan for
+  /// having every byte: ``/ImageCodecs/StreamingDecoder/appendLast(_:)``).
+  func forEachChunk(_ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws(ThumbnailError) -> Void)
+    throws(ThumbnailError)
   /// The whole encoded file, when it can be had (for decodes that rewrite the stream first).
   func contents() -> [UInt8]?
 }
@@ -31,7 +33,9 @@ struct FileSource: ThumbnailSource {
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image {
     try ImageDecoder.decode(contentsOf: file, options: options)
   }
-  func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
+  func forEachChunk(_ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws(ThumbnailError) -> Void)
+    throws(ThumbnailError)
+  {
     let readable: ReadableFile
     do { readable = try ReadableFile(path: file) } catch {
       throw .decode(DecodeError(kind: .io, format: nil, message: error.message, path: file))
@@ -45,7 +49,8 @@ struct FileSource: ThumbnailSource {
       if chunk.isEmpty { return }
       var failure: ThumbnailError? = nil
       chunk.withUnsafeBytes { bytes in
-        do throws(ThumbnailError) { try body(bytes) } catch { failure = error }
+        // A short read is the end (a file that is a whole number of chunks ends on an empty read).
+        do throws(ThumbnailError) { try body(bytes, chunk.count < thumbnailChunkBytes) } catch { failure = error }
       }
       if let failure { throw failure }
       offset += chunk.count
@@ -63,13 +68,17 @@ struct MemorySource<Bytes: ContiguousBytes>: ThumbnailSource {
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image {
     try ImageDecoder.decode(bytes, options: options)
   }
-  func forEachChunk(_ body: (UnsafeRawBufferPointer) throws(ThumbnailError) -> Void) throws(ThumbnailError) {
+  func forEachChunk(_ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws(ThumbnailError) -> Void)
+    throws(ThumbnailError)
+  {
     var failure: ThumbnailError? = nil
     bytes.withUnsafeBytes { all in
       var offset = 0
       repeat {
         let end = min(all.count, offset + thumbnailChunkBytes)
-        do throws(ThumbnailError) { try body(UnsafeRawBufferPointer(rebasing: all[offset..<end])) } catch {
+        do throws(ThumbnailError) {
+          try body(UnsafeRawBufferPointer(rebasing: all[offset..<end]), end == all.count)
+        } catch {
           failure = error
           return
         }

@@ -199,8 +199,11 @@ public struct Thumbnailer: Sendable {
     let decoder = StreamingDecoder(options: stream.decodeOptions, scaleForHeader: stream.scale(for:))
     if let path { decoder.readsFile(path) }
     do throws(ThumbnailError) {
-      try source.forEachChunk { (chunk) throws(ThumbnailError) in
-        do throws(DecodeError) { try decoder.append(chunk) } catch { throw .decode(error) }
+      try source.forEachChunk { (chunk, isLast) throws(ThumbnailError) in
+        do throws(DecodeError) {
+          // The last bytes as the last: a progressive JPEG's scans then go to imgfetch's own decoder.
+          if isLast { try decoder.appendLast(chunk) } else { try decoder.append(chunk) }
+        } catch { throw .decode(error) }
         try stream.consumeRows(from: decoder)
       }
       do throws(DecodeError) { try decoder.finish() } catch { throw .decode(error) }
