@@ -29,38 +29,16 @@
 
 /* Builds the decoding tables; 0 when the table is one libjpeg would refuse (it already checked). */
 static int build_table(huffman_table *table, const JHUFF_TBL *source, int ac) {
-  int lengths[257];
-  uint32_t codes[257];
+  int lengths[256];
+  uint32_t codes[256];
   int count = 0;
-  for (int length = 1; length <= 16; length++) {
-    for (int i = 0; i < source->bits[length]; i++) {
-      if (count >= 256) return 0;
-      lengths[count++] = length;
-    }
-  }
-  memcpy(table->symbols, source->huffval, 256);
-  uint32_t code = 0;
-  int at = 0;
-  for (int length = 1; length <= 16; length++) {
-    if (source->bits[length] == 0) {
-      table->maxcode[length] = -1;
-      table->valoffset[length] = 0;
-    } else {
-      table->valoffset[length] = at - (int32_t)code;
-      for (int i = 0; i < source->bits[length]; i++) codes[at++] = code++;
-      table->maxcode[length] = (int32_t)code - 1;
-    }
-    if (code >= (1u << length)) return 0; /* all ones, or more codes than the length holds */
-    code <<= 1;
-  }
-  table->maxcode[17] = INT32_MAX;
-  table->valoffset[17] = 0;
+  if (!imc_huffman_assign(source, &table->codes, lengths, codes, &count)) return 0;
   memset(table->code, 0, sizeof table->code);
   memset(table->skip, 0, sizeof table->skip);
   for (int i = 0; i < count; i++) {
     int length = lengths[i];
     if (length > FAST_BITS) break;
-    int symbol = table->symbols[i];
+    int symbol = table->codes.symbols[i];
     int run = symbol >> 4, magnitude = symbol & 15;
     uint32_t first = codes[i] << (FAST_BITS - length);
     for (uint32_t fill = 0; fill < 1u << (FAST_BITS - length); fill++) {

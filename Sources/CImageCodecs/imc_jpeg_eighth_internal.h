@@ -4,6 +4,7 @@
 #define IMC_JPEG_EIGHTH_INTERNAL_H
 
 #include "imc_jpeg_eighth.h"
+#include "imc_jpeg_huffman.h"
 
 #include <jpegint.h>
 #include <limits.h>
@@ -22,9 +23,7 @@
 typedef struct {
   uint16_t code[1 << FAST_BITS]; /* (length << 8) | symbol for codes up to FAST_BITS long; 0: longer */
   uint16_t skip[1 << FAST_BITS]; /* AC: a coefficient resolved in FAST_BITS bits; 0: go the long way */
-  int32_t maxcode[18];           /* the largest code of each length, -1 when none; [17] stops the search */
-  int32_t valoffset[18];         /* symbols[] index of a length's first code, minus that code */
-  uint8_t symbols[256];
+  imc_huffman_codes codes;       /* the canonical codes: longer ones are decoded from these */
 } huffman_table;
 
 /* The zigzag order, with 16 extra entries that absorb a run past the block's end as libjpeg's do. */
@@ -205,14 +204,10 @@ static inline int decode_symbol(hot_bits *hot, const huffman_table *table) {
     return (int)(entry & 0xFF);
   }
   /* Longer codes, canonically (T.81 F.2.2.3); no code matched above is shorter than this. */
-  for (int length = FAST_BITS + 1; length <= 16; length++) {
-    int32_t code = (int32_t)peek(hot, length);
-    if (code <= table->maxcode[length]) {
-      drop(hot, length);
-      return table->symbols[(code + table->valoffset[length]) & 0xFF];
-    }
-  }
-  return -1;
+  int length = 0;
+  int symbol = imc_huffman_decode_long(&table->codes, hot->bits, FAST_BITS + 1, &length);
+  if (symbol >= 0) drop(hot, length);
+  return symbol;
 }
 
 /* ---- the scan ---- */

@@ -23,6 +23,7 @@
  * marker that ends the data (bytes before it would be skipped with a harmless warning).
  */
 #include "imc_internal.h"
+#include "imc_jpeg_huffman.h"
 #include "imc_jpeg_progressive.h"
 
 #include <jpegint.h>
@@ -51,9 +52,7 @@ typedef struct {
   uint16_t fast[1 << FAST_BITS];
   int32_t coef[1 << FAST_BITS];
   int32_t refine[1 << FAST_BITS];
-  int32_t maxcode[18]; /* the largest code of each length, -1 when none; [17] stops the search */
-  int32_t valoffset[18];
-  uint8_t symbols[256];
+  imc_huffman_codes codes; /* the canonical codes: longer ones are decoded from these */
   /* The table it was built from, to see a DHT between scans redefine it. */
   uint8_t bits[17];
   uint8_t huffval[256];
@@ -127,36 +126,15 @@ static void give_up(imc_progressive *progressive) {
 /* ---- tables ---- */
 
 static int build_table(table *t, const JHUFF_TBL *source, int ac) {
-  int lengths[257];
-  uint32_t codes[257];
+  int lengths[256];
+  uint32_t codes[256];
   int count = 0;
-  for (int length = 1; length <= 16; length++)
-    for (int i = 0; i < source->bits[length]; i++) {
-      if (count >= 256) return 0;
-      lengths[count++] = length;
-    }
-  memcpy(t->symbols, source->huffval, 256);
-  uint32_t code = 0;
-  int at = 0;
-  for (int length = 1; length <= 16; length++) {
-    if (source->bits[length] == 0) {
-      t->maxcode[length] = -1;
-      t->valoffset[length] = 0;
-    } else {
-      t->valoffset[length] = at - (int32_t)code;
-      for (int i = 0; i < source->bits[length]; i++) codes[at++] = code++;
-      t->maxcode[length] = (int32_t)code - 1;
-    }
-    if (code >= (1u << length)) return 0; /* libjpeg refuses such a table (it checked already) */
-    code <<= 1;
-  }
-  t->maxcode[17] = INT32_MAX;
-  t->valoffset[17] = 0;
+  if (!imc_huffman_assign(source, &t->codes, lengths, codes, &count)) return 0;
   memset(t->fast, 0, sizeof t->fast);
   memset(t->coef, 0, sizeof t->coef);
   memset(t->refine, 0, sizeof t->refine);
   for (int i = 0; i < count && lengths[i] <= FAST_BITS; i++) {
-    int length = lengths[i], symbol = t->symbols[i];
+    int length = lengths[i], symbol = t->codes.symbols[i];
     int run = symbol >> 4, magnitude = symbol & 15;
     uint32_t first = codes[i] << (FAST_BITS - length);
     for (uint32_t fill = 0; fill < 1u << (FAST_BITS - length); fill++) {
@@ -292,14 +270,10 @@ static inline int decode_symbol(bits_reader *r, const table *t) {
     drop(r, (int)(entry >> 8));
     return (int)(entry & 0xFF);
   }
-  for (int length = FAST_BITS + 1; length <= 16; length++) {
-    int32_t code = (int32_t)peek(r, length);
-    if (code <= t->maxcode[length]) {
-      drop(r, length);
-      return t->symbols[(code + t->valoffset[length]) & 0xFF];
-    }
-  }
-  return -1;
+  int length = 0;
+  int symbol = imc_huffman_decode_long(&t->codes, r->bits, FAST_BITS + 1, &length);
+  if (symbol >= 0) drop(r, length);
+  return symbol;
 }
 
 /* libjpeg's LEFT_SHIFT then its store into a JCOEF. */
