@@ -529,13 +529,15 @@ static void progressive_seek(j_decompress_ptr cinfo, const uint8_t *position) {
   session->offset = at + take;
 }
 
-/* Whether libjpeg could still start over from the first byte if the decoder gave up in this scan. */
+/* Whether libjpeg could still start over from the first byte if the decoder gave up in this scan: a
+ * stream keeps every byte (up to its limit: past it, no new scan starts; a scan begun before goes on,
+ * its bytes still kept, since only a skip between scans drops any). */
 static int progressive_may_start_scan(j_decompress_ptr cinfo) {
   struct imc_jpeg_session *session = cinfo->client_data;
   imc_stream *stream = session->stream;
   if (!stream) return 1;
   if (stream->source_file) return 1;
-  return stream->retain && !stream->retain_overflow && stream->eof;
+  return stream->retain && !stream->retain_overflow;
 }
 
 static void progressive_give_up(j_decompress_ptr cinfo) {

@@ -14,13 +14,20 @@
  * buffers, inverse DCT, block smoothing, upsampling and colour conversion. This decoder replaces only
  * the coefficient controller's consume_data, which libjpeg calls for each scan's data.
  *
- * One verdict: this path only *accepts* what libjpeg accepts without a warning: every code in the
- * table, no bit read past the scan's data, a refinement's new coefficient of magnitude 1 placed
- * within the band, each restart marker where it belongs (RSTn, n counting as libjpeg's), the data
- * ending at a marker. On anything else it gives up (the session starts libjpeg over from the first
- * byte, alone), so the verdict, message and pixels are libjpeg's. Until the end of a scan libjpeg
- * reads nothing; after it, its source is left where this decoder stopped reading, at or before the
- * marker that ends the data (bytes before it would be skipped with a harmless warning).
+ * At 1/8 scale (a thumbnail's usual scale, and a validation's) libjpeg's 1x1 inverse DCT reads a
+ * block's DC coefficient and nothing else, while its coefficient buffers hold all 64 of every block:
+ * 32 MB of luma for a 16 MP photo, zeroed and faulted in again for every decode (about a third of
+ * such a thumbnail's time). There each component scaled to 1x1 (luma; subsampled chroma is scaled
+ * up by a larger inverse DCT that reads AC coefficients, and keeps them) is decoded DC-only: the
+ * decoder keeps its blocks' DC and the nonzero masks (all that a refinement scan's parsing depends
+ * on), stores no AC value, skips the correction bits of the coefficients it does not keep, and never
+ * touches libjpeg's buffer for it. The output pass is then libjpeg's decompress_data done here: each
+ * block through libjpeg's own inverse DCT, a DC-only one as a block holding its DC alone. Where
+ * libjpeg would decode something itself, the component's DCs (and a nonzero stand-in for each AC
+ * coefficient a mask holds; no AC value reaches a 1x1 output) go into libjpeg's buffer first and
+ * libjpeg goes on from there: a scan this decoder does not take, or an output pass that libjpeg
+ * makes with block smoothing (an image whose AC coefficients are not all there), whose 1x1 pixels
+ * depend on the DCs and on which coefficients were sent, not on their values.
  */
 #include "imc_internal.h"
 #include "imc_jpeg_huffman.h"
@@ -109,13 +116,23 @@ struct imc_progressive {
   JDIMENSION nonzero_stride[MAX_COMPONENTS];
   int nonzero_stale[MAX_COMPONENTS]; /* libjpeg decoded an AC scan of it since */
   uint64_t *nonzero_row; /* the scan's component, at the current block row */
+  /* DC-only components (1x1 output): each block's DC coefficient in place of libjpeg's buffer; a row
+   * of blocks is `block_stride` long (as the masks' rows). NULL: the component is in libjpeg's. */
+  JCOEF *dc_values[MAX_COMPONENTS];
+  size_t dc_bytes[MAX_COMPONENTS];
+  JDIMENSION block_stride[MAX_COMPONENTS];
+  JCOEF *dc_rows[MAX_COMPS_IN_SCAN]; /* the scan's DC-only components, at the current iMCU row */
+  int scan_dc_only;                  /* the scan is an AC scan of a DC-only component */
+  void (*libjpeg_prepare_output)(j_decompress_ptr);
+  int (*libjpeg_decompress)(j_decompress_ptr, JSAMPIMAGE); /* its multi-scan one, without smoothing */
 };
 
-static _Thread_local uint64_t scans_finished, decodes_given_up;
+static _Thread_local uint64_t scans_finished, decodes_given_up, dc_only_outputs;
 
-void imc_jpeg_progressive_counts(uint64_t *scans, uint64_t *given_up) {
+void imc_jpeg_progressive_counts(uint64_t *scans, uint64_t *given_up, uint64_t *dc_only) {
   *scans = scans_finished;
   *given_up = decodes_given_up;
+  *dc_only = dc_only_outputs;
 }
 
 static void give_up(imc_progressive *progressive) {
@@ -261,6 +278,16 @@ static inline int take_bit(bits_reader *r) {
   return value;
 }
 
+/* Drops `count` bits (correction bits of coefficients a DC-only decode does not keep). */
+static inline void skip_bits(bits_reader *r, int count) {
+  while (count > 0) {
+    if (r->count < 32) fill(r);
+    int step = count < 32 ? count : 32;
+    drop(r, step);
+    count -= step;
+  }
+}
+
 static inline int extend(int value, int bits) { return value < (1 << (bits - 1)) ? value - (1 << bits) + 1 : value; }
 
 /* One symbol (at least 16 bits held); -1 for a code no table entry has. */
@@ -283,7 +310,8 @@ static inline JCOEF shifted(int value, int shift) { return (JCOEF)(int32_t)((uin
 
 /* Each returns 0 to give up. */
 
-static inline __attribute__((always_inline)) int dc_first(imc_progressive *p, bits_reader *r, JBLOCKROW *blocks) {
+/* `dc[b]`: the MCU's b-th block's DC coefficient. */
+static inline __attribute__((always_inline)) int dc_first(imc_progressive *p, bits_reader *r, JCOEF **dc) {
   for (int b = 0; b < p->blocks; b++) {
     int ci = p->block_component[b];
     if (r->count < 32) fill(r);
@@ -297,21 +325,22 @@ static inline __attribute__((always_inline)) int dc_first(imc_progressive *p, bi
     int last = p->dc_last[ci];
     if ((last >= 0 && difference > INT_MAX - last) || (last < 0 && difference < INT_MIN - last)) return 0;
     p->dc_last[ci] = last + difference;
-    blocks[b][0][0] = shifted(last + difference, p->Al);
+    *dc[b] = shifted(last + difference, p->Al);
   }
   return 1;
 }
 
-static inline __attribute__((always_inline)) int dc_refine(imc_progressive *p, bits_reader *r, JBLOCKROW *blocks) {
+static inline __attribute__((always_inline)) int dc_refine(imc_progressive *p, bits_reader *r, JCOEF **dc) {
   if (r->count < 32) fill(r);
   JCOEF bit = (JCOEF)(1 << p->Al);
   for (int b = 0; b < p->blocks; b++)
-    if (take_bit(r)) blocks[b][0][0] |= bit;
+    if (take_bit(r)) *dc[b] |= bit;
   return 1;
 }
 
+/* `block` is NULL in a DC-only decode (the values decide the masks, and are not stored). */
 static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bits_reader *r, JCOEF *block,
-                                                          uint64_t *nonzero) {
+                                                          uint64_t *nonzero, const int dc_only) {
   if (p->eobrun > 0) {
     p->eobrun--;
     return 1;
@@ -327,7 +356,7 @@ static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bi
       k += (entry >> 8) & 15;
       if (k > Se) return 0; /* libjpeg stores it past the band without a warning: leave it to libjpeg */
       JCOEF value = shifted(entry >> 16, Al);
-      block[natural_order[k]] = value;
+      if (!dc_only) block[natural_order[k]] = value;
       if (value) mask |= 1ull << k;
       continue;
     }
@@ -338,7 +367,7 @@ static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bi
       k += run;
       if (k > Se) return 0;
       JCOEF value = shifted(extend(take_bits(r, magnitude), magnitude), Al);
-      block[natural_order[k]] = value;
+      if (!dc_only) block[natural_order[k]] = value;
       if (value) mask |= 1ull << k;
     } else if (run == 15) {
       k += 15;
@@ -359,7 +388,11 @@ static inline uint64_t from_index(int from) { return ~0ull << from; }
 /* A correction bit for each coefficient in `which` (zigzag bits), in zigzag order: a set bit adds
  * the scan's bit to the magnitude unless it is there already. */
 static inline __attribute__((always_inline)) void refine(bits_reader *r, JCOEF *block, uint64_t which, int p1,
-                                                         int m1) {
+                                                         int m1, const int dc_only) {
+  if (dc_only) {
+    skip_bits(r, __builtin_popcountll(which));
+    return;
+  }
   while (which) {
     int k = __builtin_ctzll(which);
     which &= which - 1;
@@ -372,7 +405,7 @@ static inline __attribute__((always_inline)) void refine(bits_reader *r, JCOEF *
 }
 
 static inline __attribute__((always_inline)) int ac_refine(imc_progressive *p, bits_reader *r, JCOEF *block,
-                                                           uint64_t *nonzero) {
+                                                           uint64_t *nonzero, const int dc_only) {
   int Se = p->Se;
   int p1 = 1 << p->Al, m1 = (int)((unsigned)-1 << p->Al);
   uint64_t band = Se == 63 ? ~0ull : (2ull << Se) - 1; /* zigzag indexes up to Se */
@@ -411,7 +444,7 @@ static inline __attribute__((always_inline)) int ac_refine(imc_progressive *p, b
        * next one without: the new coefficient goes there. Mostly the next run + 1 have none. */
       if (k + run <= Se && (mask & (((2ull << run) - 1) << k)) == 0) {
         if (value) {
-          block[natural_order[k + run]] = (JCOEF)value;
+          if (!dc_only) block[natural_order[k + run]] = (JCOEF)value;
           mask |= 1ull << (k + run);
         }
         k += run + 1;
@@ -421,17 +454,17 @@ static inline __attribute__((always_inline)) int ac_refine(imc_progressive *p, b
       for (int i = 0; i < run && zeros; i++) zeros &= zeros - 1;
       int target = zeros ? __builtin_ctzll(zeros) : Se + 1;
       uint64_t before = zeros ? (1ull << target) - 1 : band;
-      refine(r, block, mask & from_index(k) & before, p1, m1);
+      refine(r, block, mask & from_index(k) & before, p1, m1, dc_only);
       if (value) {
         if (target > Se) return 0; /* libjpeg stores it past the band without a warning */
-        block[natural_order[target]] = (JCOEF)value;
+        if (!dc_only) block[natural_order[target]] = (JCOEF)value;
         mask |= 1ull << target;
       }
       k = target + 1;
     }
   }
   if (p->eobrun > 0) {
-    if (k <= Se) refine(r, block, mask & from_index(k) & band, p1, m1);
+    if (k <= Se) refine(r, block, mask & from_index(k) & band, p1, m1, dc_only);
     p->eobrun--;
   }
   *nonzero = mask;
@@ -488,9 +521,14 @@ static void access_rows(imc_progressive *p) {
   j_decompress_ptr cinfo = p->cinfo;
   for (int ci = 0; ci < cinfo->comps_in_scan; ci++) {
     jpeg_component_info *component = cinfo->cur_comp_info[ci];
-    p->rows[ci] = (*cinfo->mem->access_virt_barray)(
-        (j_common_ptr)cinfo, cinfo->coef->coef_arrays[component->component_index],
-        cinfo->input_iMCU_row * (JDIMENSION)component->v_samp_factor, (JDIMENSION)component->v_samp_factor, TRUE);
+    int c = component->component_index;
+    JDIMENSION first_row = cinfo->input_iMCU_row * (JDIMENSION)component->v_samp_factor;
+    if (p->dc_values[c]) {
+      p->dc_rows[ci] = p->dc_values[c] + (size_t)first_row * p->block_stride[c];
+      continue;
+    }
+    p->rows[ci] = (*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, cinfo->coef->coef_arrays[c], first_row,
+                                                    (JDIMENSION)component->v_samp_factor, TRUE);
   }
   /* As libjpeg's consume_data sets it for each MCU it starts while no data is missing. */
   cinfo->master->last_good_iMCU_row = cinfo->input_iMCU_row;
@@ -517,6 +555,7 @@ static int start_scan(imc_progressive *p) {
     p->kind = cinfo->Ah == 0 ? SCAN_AC_FIRST : SCAN_AC_REFINE;
   }
   p->blocks = 0;
+  p->scan_dc_only = !dc && p->dc_values[cinfo->cur_comp_info[0]->component_index] != NULL;
   for (int ci = 0; ci < cinfo->comps_in_scan; ci++) {
     jpeg_component_info *component = cinfo->cur_comp_info[ci];
     if (p->kind == SCAN_DC_FIRST) {
@@ -610,7 +649,7 @@ static int take_span(imc_progressive *p, bits_reader *r, uintptr_t *safe) {
 
 /* Decodes the rest of the scan (of kind KIND). JPEG_SCAN_COMPLETED, or JPEG_SUSPENDED to wait for
  * bytes (between MCUs: the reader's bits kept, libjpeg's source after them). */
-static inline __attribute__((always_inline)) int run_scan(imc_progressive *p, const int kind) {
+static inline __attribute__((always_inline)) int run_scan(imc_progressive *p, const int kind, const int dc_only) {
   j_decompress_ptr cinfo = p->cinfo;
   bits_reader r = p->reader;
   uintptr_t safe;
@@ -638,7 +677,7 @@ static inline __attribute__((always_inline)) int run_scan(imc_progressive *p, co
         }
         JDIMENSION column = p->column;
         if (kind == SCAN_AC_FIRST || kind == SCAN_AC_REFINE) {
-          JCOEF *block = p->rows[0][p->yoffset][column];
+          JCOEF *block = dc_only ? NULL : p->rows[0][p->yoffset][column];
           uint64_t *nonzero = p->nonzero_row + column;
           if (kind == SCAN_AC_FIRST) {
             if (p->eobrun > 0) {
@@ -652,17 +691,21 @@ static inline __attribute__((always_inline)) int run_scan(imc_progressive *p, co
               p->column += skip - 1;
               continue;
             }
-            if (!ac_first(p, &r, block, nonzero)) give_up(p);
-          } else if (!ac_refine(p, &r, block, nonzero)) {
+            if (!ac_first(p, &r, block, nonzero, dc_only)) give_up(p);
+          } else if (!ac_refine(p, &r, block, nonzero, dc_only)) {
             give_up(p);
           }
         } else {
-          JBLOCKROW blocks[D_MAX_BLOCKS_IN_MCU];
+          JCOEF *dc[D_MAX_BLOCKS_IN_MCU];
           for (int b = 0; b < p->blocks; b++) {
             int ci = p->block_component[b];
-            blocks[b] = p->rows[ci][p->yoffset + p->block_y[b]] + column * (JDIMENSION)p->mcu_width[ci] + p->block_x[b];
+            JDIMENSION x = column * (JDIMENSION)p->mcu_width[ci] + (JDIMENSION)p->block_x[b];
+            int y = p->yoffset + p->block_y[b];
+            int c = cinfo->cur_comp_info[ci]->component_index;
+            if (p->dc_values[c]) dc[b] = p->dc_rows[ci] + (size_t)y * p->block_stride[c] + x;
+            else dc[b] = &p->rows[ci][y][x][0];
           }
-          if (!(kind == SCAN_DC_FIRST ? dc_first(p, &r, blocks) : dc_refine(p, &r, blocks))) give_up(p);
+          if (!(kind == SCAN_DC_FIRST ? dc_first(p, &r, dc) : dc_refine(p, &r, dc))) give_up(p);
         }
         if (r.padded > r.count || r.ended) give_up(p);
         if (interval) p->restarts_to_go--;
@@ -687,20 +730,28 @@ suspend:
   return JPEG_SUSPENDED;
 }
 
-static int run_dc_first(imc_progressive *p) { return run_scan(p, SCAN_DC_FIRST); }
-static int run_dc_refine(imc_progressive *p) { return run_scan(p, SCAN_DC_REFINE); }
-static int run_ac_first(imc_progressive *p) { return run_scan(p, SCAN_AC_FIRST); }
-static int run_ac_refine(imc_progressive *p) { return run_scan(p, SCAN_AC_REFINE); }
+static int run_dc_first(imc_progressive *p) { return run_scan(p, SCAN_DC_FIRST, 0); }
+static int run_dc_refine(imc_progressive *p) { return run_scan(p, SCAN_DC_REFINE, 0); }
+static int run_ac_first(imc_progressive *p) { return run_scan(p, SCAN_AC_FIRST, 0); }
+static int run_ac_refine(imc_progressive *p) { return run_scan(p, SCAN_AC_REFINE, 0); }
+static int run_ac_first_dc_only(imc_progressive *p) { return run_scan(p, SCAN_AC_FIRST, 1); }
+static int run_ac_refine_dc_only(imc_progressive *p) { return run_scan(p, SCAN_AC_REFINE, 1); }
+
+static void leave_dc_only(imc_progressive *p, int c);
 
 /* In place of the coefficient controller's consume_data. */
 static int consume(j_decompress_ptr cinfo) {
   imc_progressive *p = imc_jpeg_session_progressive(cinfo);
-  if (p->kind == SCAN_NONE && !start_scan(p)) p->kind = SCAN_LIBJPEG;
+  if (p->kind == SCAN_NONE && !start_scan(p)) {
+    /* libjpeg decodes this scan into its buffers, from what they hold. */
+    for (int ci = 0; ci < cinfo->comps_in_scan; ci++) leave_dc_only(p, cinfo->cur_comp_info[ci]->component_index);
+    p->kind = SCAN_LIBJPEG;
+  }
   switch (p->kind) {
   case SCAN_DC_FIRST: return run_dc_first(p);
   case SCAN_DC_REFINE: return run_dc_refine(p);
-  case SCAN_AC_FIRST: return run_ac_first(p);
-  case SCAN_AC_REFINE: return run_ac_refine(p);
+  case SCAN_AC_FIRST: return p->scan_dc_only ? run_ac_first_dc_only(p) : run_ac_first(p);
+  case SCAN_AC_REFINE: return p->scan_dc_only ? run_ac_refine_dc_only(p) : run_ac_refine(p);
   default: {
     if (cinfo->Ss > 0)
       for (int ci = 0; ci < cinfo->comps_in_scan; ci++) p->nonzero_stale[cinfo->cur_comp_info[ci]->component_index] = 1;
@@ -709,6 +760,127 @@ static int consume(j_decompress_ptr cinfo) {
     return result;
   }
   }
+}
+
+/* ---- DC-only components (1x1 output) ---- */
+
+/* The rows of blocks a component's buffer has (libjpeg's: a whole number of its MCU rows). */
+static JDIMENSION buffer_rows(const jpeg_component_info *component) {
+  JDIMENSION v = (JDIMENSION)component->v_samp_factor;
+  return (component->height_in_blocks + v - 1) / v * v;
+}
+
+/* Component `c` goes back into libjpeg's buffer: its DCs, and a nonzero stand-in (1) for each AC
+ * coefficient its masks hold, so that a refinement by libjpeg reads the same bits. */
+static void leave_dc_only(imc_progressive *p, int c) {
+  if (!p->dc_values[c]) return;
+  j_decompress_ptr cinfo = p->cinfo;
+  JDIMENSION rows = buffer_rows(cinfo->comp_info + c);
+  for (JDIMENSION y = 0; y < rows; y++) {
+    JBLOCKARRAY row = (*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, cinfo->coef->coef_arrays[c], y, 1, TRUE);
+    const JCOEF *dc = p->dc_values[c] + (size_t)y * p->block_stride[c];
+    const uint64_t *masks = p->nonzero[c] ? p->nonzero[c] + (size_t)y * p->nonzero_stride[c] : NULL;
+    for (JDIMENSION x = 0; x < p->block_stride[c]; x++) {
+      row[0][x][0] = dc[x];
+      for (uint64_t mask = masks ? masks[x] : 0; mask; mask &= mask - 1)
+        row[0][x][natural_order[__builtin_ctzll(mask)]] = 1;
+    }
+  }
+  munmap(p->dc_values[c], p->dc_bytes[c]);
+  p->dc_values[c] = NULL;
+}
+
+/* In place of libjpeg's decompress_data for a multi-scan image, as it does it: the input first gets
+ * ahead of the output row, then each needed component's blocks of the output iMCU row go through
+ * libjpeg's inverse DCT; a DC-only component's as a block holding its DC alone. */
+static int decompress_from_dc(j_decompress_ptr cinfo, JSAMPIMAGE output) {
+  imc_progressive *p = imc_jpeg_session_progressive(cinfo);
+  while (cinfo->input_scan_number < cinfo->output_scan_number ||
+         (cinfo->input_scan_number == cinfo->output_scan_number && cinfo->input_iMCU_row <= cinfo->output_iMCU_row))
+    if ((*cinfo->inputctl->consume_input)(cinfo) == JPEG_SUSPENDED) return JPEG_SUSPENDED;
+  JBLOCK dc_block;
+  memset(dc_block, 0, sizeof dc_block);
+  JDIMENSION last_iMCU_row = cinfo->total_iMCU_rows - 1;
+  for (int c = 0; c < cinfo->num_components; c++) {
+    jpeg_component_info *component = cinfo->comp_info + c;
+    if (!component->component_needed) continue;
+    int v = component->v_samp_factor, size = component->DCT_scaled_size;
+    int block_rows = v;
+    if (cinfo->output_iMCU_row == last_iMCU_row) {
+      block_rows = (int)(component->height_in_blocks % (JDIMENSION)v);
+      if (block_rows == 0) block_rows = v;
+    }
+    JDIMENSION first_row = cinfo->output_iMCU_row * (JDIMENSION)v;
+    JBLOCKARRAY blocks = NULL;
+    if (!p->dc_values[c])
+      blocks = (*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, cinfo->coef->coef_arrays[c], first_row,
+                                                 (JDIMENSION)v, FALSE);
+    inverse_DCT_method_ptr inverse = cinfo->idct->inverse_DCT[c];
+    JSAMPARRAY out = output[c];
+    JDIMENSION first = cinfo->master->first_MCU_col[c], last = cinfo->master->last_MCU_col[c];
+    for (int y = 0; y < block_rows; y++, out += size) {
+      JDIMENSION column = 0;
+      if (blocks) {
+        for (JDIMENSION x = first; x <= last; x++, column += (JDIMENSION)size)
+          (*inverse)(cinfo, component, blocks[y][x], out, column);
+        continue;
+      }
+      const JCOEF *dc = p->dc_values[c] + ((size_t)first_row + (size_t)y) * p->block_stride[c];
+      for (JDIMENSION x = first; x <= last; x++, column += (JDIMENSION)size) {
+        dc_block[0] = dc[x];
+        (*inverse)(cinfo, component, dc_block, out, column);
+      }
+    }
+  }
+  if (++cinfo->output_iMCU_row < cinfo->total_iMCU_rows) return JPEG_ROW_COMPLETED;
+  dc_only_outputs++;
+  return JPEG_SCAN_COMPLETED;
+}
+
+/* After libjpeg's output pass setup: its own decompress_data (no block smoothing) is replaced by
+ * ours; with smoothing every DC-only component goes back into libjpeg's buffer and libjpeg outputs. */
+static void prepare_output_from_dc(j_decompress_ptr cinfo) {
+  imc_progressive *p = imc_jpeg_session_progressive(cinfo);
+  (*p->libjpeg_prepare_output)(cinfo);
+  int any = 0;
+  for (int c = 0; c < cinfo->num_components; c++) any |= p->dc_values[c] != NULL;
+  if (!any) return;
+  if (cinfo->coef->decompress_data == p->libjpeg_decompress) {
+    cinfo->coef->decompress_data = decompress_from_dc;
+    return;
+  }
+  for (int c = 0; c < cinfo->num_components; c++) leave_dc_only(p, c);
+}
+
+/* Each component scaled to 1x1 becomes DC-only, its DCs in memory of the decoder's own (zero, as
+ * libjpeg's buffers start). */
+static void start_dc_only(imc_progressive *p) {
+  j_decompress_ptr cinfo = p->cinfo;
+  if (cinfo->buffered_image || cinfo->raw_data_out || !cinfo->idct || !cinfo->master->prepare_for_output_pass ||
+      !cinfo->coef->decompress_data)
+    return;
+  int any = 0;
+  for (int c = 0; c < cinfo->num_components; c++) {
+    jpeg_component_info *component = cinfo->comp_info + c;
+    if (component->DCT_scaled_size != 1) continue;
+    JDIMENSION h = (JDIMENSION)component->h_samp_factor, v = (JDIMENSION)component->v_samp_factor;
+    /* As the masks: the columns of libjpeg's buffer, and the rows every scan and the output visit. */
+    JDIMENSION width = (component->width_in_blocks + h - 1) / h * h;
+    size_t rows = buffer_rows(component);
+    if (rows < (size_t)cinfo->total_iMCU_rows * v) rows = (size_t)cinfo->total_iMCU_rows * v;
+    size_t bytes = (size_t)width * rows * sizeof(JCOEF);
+    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) continue;
+    p->dc_values[c] = memory;
+    p->dc_bytes[c] = bytes;
+    p->block_stride[c] = width;
+    any = 1;
+  }
+  if (!any) return;
+  /* Set at libjpeg's setup for a multi-scan image; its output pass setup picks it, or the smoothing one. */
+  p->libjpeg_decompress = cinfo->coef->decompress_data;
+  p->libjpeg_prepare_output = cinfo->master->prepare_for_output_pass;
+  cinfo->master->prepare_for_output_pass = prepare_output_from_dc;
 }
 
 int imc_progressive_eligible(j_decompress_ptr cinfo) {
@@ -730,12 +902,15 @@ imc_progressive *imc_progressive_install(j_decompress_ptr cinfo, const imc_progr
   p->libjpeg_consume = cinfo->coef->consume_data;
   cinfo->coef->consume_data = consume;
   cinfo->inputctl->consume_input = consume;
+  start_dc_only(p);
   return p;
 }
 
 void imc_progressive_destroy(imc_progressive *progressive) {
   if (!progressive) return;
-  for (int c = 0; c < MAX_COMPONENTS; c++)
+  for (int c = 0; c < MAX_COMPONENTS; c++) {
     if (progressive->nonzero[c]) munmap(progressive->nonzero[c], progressive->nonzero_bytes[c]);
+    if (progressive->dc_values[c]) munmap(progressive->dc_values[c], progressive->dc_bytes[c]);
+  }
   free(progressive);
 }

@@ -5,12 +5,14 @@ internal import CImageCodecs
 /// tests' way to see which path decoded an image, since the two give the same pixels and verdicts
 /// by design.
 package enum ProgressiveJPEGCounts {
-  /// Scans the decoder decoded, and decodes it gave up on (libjpeg decoded them again from the
-  /// first byte), on this thread since it started.
-  package static func current() -> (scans: UInt64, gaveUp: UInt64) {
+  /// Scans the decoder decoded, decodes it gave up on (libjpeg decoded them again from the first
+  /// byte), and images whose pixels it made from each block's DC coefficient alone (1/8 scale,
+  /// without libjpeg's coefficient buffers), on this thread since it started.
+  package static func current() -> (scans: UInt64, gaveUp: UInt64, dcOnly: UInt64) {
     var scans: UInt64 = 0
     var gaveUp: UInt64 = 0
-    imc_jpeg_progressive_counts(&scans, &gaveUp)
-    return (scans, gaveUp)
+    var dcOnly: UInt64 = 0
+    imc_jpeg_progressive_counts(&scans, &gaveUp, &dcOnly)
+    return (scans, gaveUp, dcOnly)
   }
 }

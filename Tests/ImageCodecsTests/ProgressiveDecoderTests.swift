@@ -192,6 +192,8 @@ import Testing
         let after = ProgressiveJPEGCounts.current()
         #expect(after.scans - before.scans == scans, "\(source) at \(scale.eighths)/8: scans")
         #expect(after.gaveUp == before.gaveUp, "\(source) at \(scale.eighths)/8: gave up")
+        // At 1/8 the luma is decoded DC-only and its pixels made from the DCs.
+        #expect(after.dcOnly - before.dcOnly == (scale == .eighth ? 1 : 0), "\(source) at \(scale.eighths)/8: DC-only")
       }
     }
     var lenient = DecodeOptions()
@@ -212,5 +214,89 @@ import Testing
     _ = try? ImageDecoder.decode(damaged)
     let after = ProgressiveJPEGCounts.current()
     #expect(after.gaveUp - before.gaveUp == 1)
+  }
+
+  /// The scans of a JPEG: each SOS segment with its data (up to the next marker that is not a
+  /// stuffed zero or a restart marker), as ranges, with its spectral selection start (Ss).
+  static func scans(_ jpeg: [UInt8]) -> [(range: Range<Int>, ss: UInt8)] {
+    var found: [(Range<Int>, UInt8)] = []
+    var at = 2
+    while at + 4 <= jpeg.count, jpeg[at] == 0xFF {
+      let marker = jpeg[at + 1]
+      if marker == 0xD9 { break }
+      let length = Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3])
+      guard marker == 0xDA else {
+        at += 2 + length
+        continue
+      }
+      let count = Int(jpeg[at + 4])
+      let ss = jpeg[at + 5 + 2 * count]
+      var end = at + 2 + length
+      while end + 1 < jpeg.count, !(jpeg[end] == 0xFF && jpeg[end + 1] != 0 && !(0xD0...0xD7).contains(jpeg[end + 1])) {
+        end += 1
+      }
+      found.append((at..<end, ss))
+      at = end
+    }
+    return found
+  }
+
+  /// At 1/8 scale the luma (every component of a 4:4:4 or gray file) is decoded DC-only, without
+  /// libjpeg's coefficient buffer. Where libjpeg would output with block smoothing (AC coefficients
+  /// missing: its 1x1 pixels then depend on which were sent, and with none at all it smooths the
+  /// DCs) the DCs go back into libjpeg's buffer and libjpeg outputs; so they do where libjpeg must
+  /// decode a scan itself (here: a stream that dropped bytes skipping comments between scans, so
+  /// that no later scan can start over). Same pixels and verdicts as libjpeg alone every time.
+  @Test(arguments: ["p420-restart3.jpg", "p444.jpg", "pgray-restart2.jpg"])
+  func dcOnlyComponentsGiveLibjpegsPixelsWhereItSmoothsOrDecodesAScanItself(_ name: String) async throws {
+    let url = Fixtures.root.appendingPathComponent("Fixtures/progressive/\(name)")
+    let jpeg = try VerdictProofTests.read(url)
+    let scans = Self.scans(jpeg)
+    #expect(scans.count >= 6)
+    func without(_ dropped: [Range<Int>]) -> [UInt8] {
+      var bytes = jpeg
+      for range in dropped.reversed() { bytes.removeSubrange(range) }
+      return bytes
+    }
+    let incomplete: [(String, [UInt8])] = [
+      ("DC scans only", without(scans.filter { $0.ss > 0 }.map(\.range))),
+      ("without its last scan", without([scans[scans.count - 1].range])),
+      ("its first two scans alone", without(scans.dropFirst(2).map(\.range))),
+    ]
+    var problems: [String] = []
+    for (index, (label, bytes)) in incomplete.enumerated() {
+      await Task.yield()
+      problems += try Self.disagreements(bytes, name: "\(name) \(label)", seed: UInt64(index + 3), scales: [.eighth])
+      let before = ProgressiveJPEGCounts.current()
+      _ = try ImageDecoder.decode(bytes, options: DecodeOptions(jpegScale: .eighth))
+      let after = ProgressiveJPEGCounts.current()
+      #expect(after.dcOnly == before.dcOnly, "\(name) \(label): libjpeg smooths, so libjpeg outputs")
+      #expect(after.gaveUp == before.gaveUp, "\(name) \(label)")
+    }
+    // Comments of 65,533 bytes before the second scan, or the last (a luma refinement: libjpeg
+    // then refines what this decoder left), streamed in pieces of at most 1,000 bytes: libjpeg
+    // skips each before it has arrived, the stream drops those bytes, and from then on no scan may
+    // start over (this decoder leaves them to libjpeg).
+    let comment = [0xFF, 0xFE, 0xFF, 0xFF] + [UInt8](repeating: 0x43, count: 65_533)
+    for before in [1, scans.count - 1] {
+      let at = scans[before].range.lowerBound
+      let padded = Array(jpeg[..<at]) + Array([[UInt8]](repeating: comment, count: 3).joined()) + Array(jpeg[at...])
+      for (scale, format) in [(JPEGScale.eighth, PixelFormatRequest.source), (.eighth, .rgba8), (.full, .rgb8)] {
+        let label = "\(name) with comments before scan \(before + 1) at \(scale.eighths)/8 \(format)"
+        let counts = ProgressiveJPEGCounts.current()
+        let ours = Outcome(
+          StreamingDecoderTests.stream(
+            padded, options: Self.options(format, scale: scale, libjpegOnly: false), maxChunk: 1_000))
+        let after = ProgressiveJPEGCounts.current()
+        let alone = Outcome(
+          Result { () throws(DecodeError) in
+            try ImageDecoder.decode(padded, options: Self.options(format, scale: scale, libjpegOnly: true))
+          })
+        if ours != alone { problems.append("\(label): \(ours), libjpeg: \(alone)") }
+        #expect(after.scans - counts.scans == UInt64(before), "\(label): the scans before the comments are ours")
+        #expect(after.gaveUp == counts.gaveUp, "\(label)")
+      }
+    }
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }
 }

@@ -147,8 +147,9 @@ void imc_decoder_close(imc_decoder *decoder);
  * their end, and those it gave up on, handing them to libpng (tests see which path ran). */
 void imc_png_rows_counts(uint64_t *finished, uint64_t *given_up);
 /* This thread's counts of imgfetch's progressive JPEG decoder (imc_jpeg_progressive.c) since the
- * thread started: scans it decoded, and decodes it gave up on (libjpeg decoded them again). */
-void imc_jpeg_progressive_counts(uint64_t *scans, uint64_t *given_up);
+ * thread started: scans it decoded, decodes it gave up on (libjpeg decoded them again), and images
+ * whose output it made from DC coefficients alone (1/8 scale, libjpeg's buffers unused). */
+void imc_jpeg_progressive_counts(uint64_t *scans, uint64_t *given_up, uint64_t *dc_only);
 
 typedef struct imc_stream imc_stream;
 
