@@ -57,6 +57,7 @@ struct imc_png_fast {
   uint32_t slot_count;
   size_t fill;           /* bytes of the slots inflated so far */
   uint32_t emitted;      /* slots handed out */
+  uint32_t undone;       /* slots whose filter is undone (from the first): those past `emitted` were undone with an earlier one */
   uint32_t first_row;    /* the image row in the first slot */
   uint32_t row;          /* rows handed out */
   int stream_ended;      /* the zlib stream ended: deflate's end, then its Adler-32 checked */
@@ -235,6 +236,22 @@ static inline __m128i choose(__m128i mask, __m128i when_set, __m128i otherwise) 
   return _mm_or_si128(_mm_and_si128(mask, when_set), _mm_andnot_si128(mask, otherwise));
 }
 
+/* A pixel's predictor under `filter` from its left, above and upper-left neighbours (unfiltered). */
+static inline __attribute__((always_inline)) __m128i predict(int filter, __m128i left, __m128i up, __m128i upper_left) {
+  if (filter == 1) return left;
+  if (filter == 2) return up;
+  if (filter == 3) return _mm_srli_epi16(_mm_add_epi16(left, up), 1);
+  if (filter == 4) {
+    __m128i to_left = _mm_sub_epi16(up, upper_left), to_above = _mm_sub_epi16(left, upper_left);
+    __m128i distance_left = absolute(to_left), distance_above = absolute(to_above);
+    __m128i distance_corner = absolute(_mm_add_epi16(to_left, to_above));
+    __m128i corner = _mm_cmplt_epi16(distance_corner, _mm_min_epi16(distance_left, distance_above));
+    __m128i take_above = _mm_cmplt_epi16(distance_above, distance_left);
+    return choose(corner, upper_left, choose(take_above, up, left));
+  }
+  return _mm_setzero_si128();
+}
+
 /* The left-dependent filters, one loop each so that the filter type is decided once per row. */
 static inline __attribute__((always_inline)) void undo_vector_with(int filter, uint8_t *row, const uint8_t *above,
                                                                    size_t count, int unit, int wide) {
@@ -248,21 +265,9 @@ static inline __attribute__((always_inline)) void undo_vector_with(int filter, u
   for (size_t i = 0; i < count; i += (size_t)unit) {
     __m128i raw = next;
     next = load_pixel(row + i + (size_t)unit, wide);
-    __m128i predicted;
-    if (filter == 1) {
-      predicted = left;
-    } else if (filter == 3) {
-      predicted = _mm_srli_epi16(_mm_add_epi16(left, load_pixel(above + i, wide)), 1);
-    } else {
-      __m128i up = load_pixel(above + i, wide);
-      __m128i to_left = _mm_sub_epi16(up, upper_left), to_above = _mm_sub_epi16(left, upper_left);
-      __m128i distance_left = absolute(to_left), distance_above = absolute(to_above);
-      __m128i distance_corner = absolute(_mm_add_epi16(to_left, to_above));
-      __m128i corner = _mm_cmplt_epi16(distance_corner, _mm_min_epi16(distance_left, distance_above));
-      __m128i take_above = _mm_cmplt_epi16(distance_above, distance_left);
-      predicted = choose(corner, upper_left, choose(take_above, up, left));
-      upper_left = up;
-    }
+    __m128i up = filter == 1 ? left : load_pixel(above + i, wide);
+    __m128i predicted = predict(filter, left, up, upper_left);
+    upper_left = up;
     left = _mm_and_si128(_mm_add_epi16(raw, _mm_and_si128(predicted, lanes_used)), low_byte);
     store_pixel(row + i, left, wide);
   }
@@ -280,6 +285,132 @@ static void undo_vector(int filter, uint8_t *row, const uint8_t *above, size_t c
     if (wide) undo_vector_with(4, row, above, count, unit, 1);
     else undo_vector_with(4, row, above, count, unit, 0);
   }
+}
+
+/* ---- several rows at once: a wavefront ----
+ *
+ * Sub, Avg and Paeth are latency-bound: each pixel waits for the unfiltered pixel to its left (some
+ * 14 cycles a pixel for Paeth), while the CPU could do more at once. Row r+1's pixel x needs only
+ * row r's pixels x and x-1 and its own x-1, so consecutive rows are undone together, row k one pixel
+ * behind row k-1: at step t row k does pixel t-k, and their dependency chains overlap. A row's
+ * unfiltered pixels go to the row below in registers (its `left`, and `before` one pixel earlier),
+ * not through memory; only the group's first row loads the row above. Each row keeps the single-row
+ * loop's order (its next pixel loaded before its current one is stored), and its last pixel is
+ * stored exactly, without the bytes past it (the store of a 3- or 6-byte pixel writes its next
+ * pixel's first bytes back unchanged; past a row's last pixel they are the next row's filter type
+ * byte and first byte, which that row, already ahead in the wavefront, may have changed). */
+#define GROUP_ROWS 4
+
+struct wave {
+  uint8_t *row[GROUP_ROWS];
+  int filter[GROUP_ROWS];
+  __m128i left[GROUP_ROWS];   /* the row's last unfiltered pixel */
+  __m128i before[GROUP_ROWS]; /* and the one before it */
+  __m128i next[GROUP_ROWS];   /* its next pixel's filtered bytes, loaded before `left` was stored */
+  __m128i corner;             /* the first row's upper-left pixel */
+};
+
+static inline __attribute__((always_inline)) void store_pixel_exact(uint8_t *at, __m128i lanes, int unit) {
+  uint8_t bytes[16];
+  _mm_storeu_si128((__m128i *)(void *)bytes, _mm_packus_epi16(lanes, lanes));
+  memcpy(at, bytes, (size_t)unit);
+}
+
+/* Row k's pixel x; `filter` is the row's filter when the same for every row of the group, else -1. */
+static inline __attribute__((always_inline)) void wave_pixel(struct wave *w, int k, size_t x, size_t pixels,
+                                                             const uint8_t *above, int unit, int wide, int filter,
+                                                             int check_last) {
+  const __m128i low_byte = _mm_set1_epi16(0xff);
+  const __m128i lanes_used = _mm_cmplt_epi16(_mm_set_epi16(7, 6, 5, 4, 3, 2, 1, 0), _mm_set1_epi16((short)unit));
+  size_t at = x * (size_t)unit;
+  __m128i raw = w->next[k];
+  w->next[k] = load_pixel(w->row[k] + at + (size_t)unit, wide);
+  __m128i up, upper_left;
+  if (k == 0) {
+    up = load_pixel(above + at, wide);
+    upper_left = w->corner;
+    w->corner = up;
+  } else {
+    up = w->left[k - 1];
+    upper_left = w->before[k - 1];
+  }
+  __m128i predicted;
+  if (filter >= 0) {
+    predicted = predict(filter, w->left[k], up, upper_left);
+  } else {
+    switch (w->filter[k]) {
+    case 1: predicted = predict(1, w->left[k], up, upper_left); break;
+    case 2: predicted = predict(2, w->left[k], up, upper_left); break;
+    case 3: predicted = predict(3, w->left[k], up, upper_left); break;
+    case 4: predicted = predict(4, w->left[k], up, upper_left); break;
+    default: predicted = _mm_setzero_si128(); break;
+    }
+  }
+  __m128i value = _mm_and_si128(_mm_add_epi16(raw, _mm_and_si128(predicted, lanes_used)), low_byte);
+  w->before[k] = w->left[k];
+  w->left[k] = value;
+  if (check_last && x + 1 == pixels) store_pixel_exact(w->row[k] + at, value, unit);
+  else store_pixel(w->row[k] + at, value, wide);
+}
+
+/* One step of the wavefront: the rows from the last to the first, so that each reads the pixels of
+ * the row above as they were after the previous step. `all` when every row has a pixel at this step
+ * and none is at its last. */
+static inline __attribute__((always_inline)) void wave_step(struct wave *w, int rows, size_t t, size_t pixels,
+                                                            const uint8_t *above, int unit, int wide, int filter,
+                                                            int all) {
+  for (int k = rows - 1; k >= 0; k--) {
+    if (all) {
+      wave_pixel(w, k, t - (size_t)k, pixels, above, unit, wide, filter, 0);
+    } else if (t >= (size_t)k && t - (size_t)k < pixels) {
+      wave_pixel(w, k, t - (size_t)k, pixels, above, unit, wide, filter, 1);
+    }
+  }
+}
+
+static inline __attribute__((always_inline)) void undo_group_with(int rows, const int *filters, uint8_t *first,
+                                                                  size_t stride, const uint8_t *above, size_t count,
+                                                                  int unit, int wide, int filter) {
+  struct wave w;
+  for (int k = 0; k < rows; k++) {
+    w.row[k] = first + (size_t)k * stride;
+    w.filter[k] = filters[k];
+    w.left[k] = w.before[k] = _mm_setzero_si128();
+    w.next[k] = load_pixel(w.row[k], wide);
+  }
+  w.corner = _mm_setzero_si128();
+  size_t pixels = count / (size_t)unit, steps = pixels + (size_t)rows - 1;
+  /* Every row busy and none at its last pixel: steps rows-1 to pixels-2. */
+  size_t full_from = (size_t)rows - 1, full_to = pixels > 0 ? pixels - 1 : 0;
+  size_t t = 0;
+  for (; t < steps && t < full_from; t++) wave_step(&w, rows, t, pixels, above, unit, wide, filter, 0);
+  for (; t < full_to; t++) wave_step(&w, rows, t, pixels, above, unit, wide, filter, 1);
+  for (; t < steps; t++) wave_step(&w, rows, t, pixels, above, unit, wide, filter, 0);
+}
+
+/* Undoes `rows` (2 to GROUP_ROWS) consecutive rows `stride` bytes apart, the first of them below `above`. */
+static void undo_group(int rows, const int *filters, uint8_t *first, size_t stride, const uint8_t *above, size_t count,
+                       int unit) {
+  int same = 1;
+  for (int k = 1; k < rows; k++) same &= filters[k] == filters[0];
+  int filter = same && filters[0] != 2 && filters[0] != 0 ? filters[0] : -1;
+#define GROUP_WITH(n, f)                                                                                               \
+  do {                                                                                                                 \
+    if (unit > 4) undo_group_with(n, filters, first, stride, above, count, unit, 1, f);                                \
+    else undo_group_with(n, filters, first, stride, above, count, unit, 0, f);                                         \
+  } while (0)
+#define GROUP_OF(n)                                                                                                    \
+  do {                                                                                                                 \
+    if (filter == 4) GROUP_WITH(n, 4);                                                                                 \
+    else if (filter == 3) GROUP_WITH(n, 3);                                                                            \
+    else if (filter == 1) GROUP_WITH(n, 1);                                                                            \
+    else GROUP_WITH(n, -1);                                                                                            \
+  } while (0)
+  if (rows >= 4) GROUP_OF(4);
+  else if (rows == 3) GROUP_OF(3);
+  else GROUP_OF(2);
+#undef GROUP_OF
+#undef GROUP_WITH
 }
 #endif
 
@@ -350,6 +481,30 @@ static int convert_row(const imc_png_fast *fast, const uint8_t *row, uint8_t *ou
   return 0; /* no other combination is created */
 }
 
+/* Undoes the filter of the next slot to hand out, whose filter type is `filter` (known); with it, when
+ * that filter depends on the pixel to the left, the slots inflated after it (up to GROUP_ROWS in all,
+ * each filter type known) in a wavefront, which are then marked undone. A slot's filter type is still
+ * checked when it is handed out, so the rows taken and the verdict stay the same. */
+static void undo_rows(imc_png_fast *fast, uint8_t *slot, int filter) {
+  int unit = fast->pixel_bytes;
+#if defined(__SSE2__)
+  if (unit >= 3 && (filter == 1 || filter == 3 || filter == 4)) {
+    size_t ready = fast->fill / fast->row_total - fast->emitted; /* this slot and those inflated after it */
+    int filters[GROUP_ROWS], rows = 0;
+    while (rows < GROUP_ROWS && (size_t)rows < ready && slot[(size_t)rows * fast->row_total] <= 4) {
+      filters[rows] = slot[(size_t)rows * fast->row_total];
+      rows++;
+    }
+    if (rows >= 2) {
+      undo_group(rows, filters, slot + 1, fast->row_total, slot + 1 - fast->row_total, fast->row_bytes, unit);
+      fast->undone = fast->emitted + (uint32_t)rows;
+      return;
+    }
+  }
+#endif
+  undo_filter(filter, slot + 1, slot + 1 - fast->row_total, fast->row_bytes, unit);
+}
+
 /* The next inflated slot: checks its filter type, undoes it and converts it into `out` (when
  * given). 0 to give up. */
 static int finish_row(imc_png_fast *fast, uint8_t *out) {
@@ -357,7 +512,7 @@ static int finish_row(imc_png_fast *fast, uint8_t *out) {
   int filter = slot[0];
   if (filter > 4) return 0; /* libpng: "bad adaptive filter value" */
   if (out) {
-    undo_filter(filter, slot + 1, slot + 1 - fast->row_total, fast->row_bytes, fast->pixel_bytes);
+    if (fast->emitted >= fast->undone) undo_rows(fast, slot, filter);
     if (!convert_row(fast, slot + 1, out)) return 0;
   }
   fast->emitted++;
@@ -375,6 +530,7 @@ static void next_slots(imc_png_fast *fast) {
   fast->first_row += fast->slot_count;
   fast->fill = 0;
   fast->emitted = 0;
+  fast->undone = 0;
 }
 
 /* ---- the chunks ---- */
