@@ -300,14 +300,15 @@ static void undo_vector(int filter, uint8_t *row, const uint8_t *above, size_t c
  * pixel's first bytes back unchanged; past a row's last pixel they are the next row's filter type
  * byte and first byte, which that row, already ahead in the wavefront, may have changed). */
 #define GROUP_ROWS 4
+#define WAVE_MAX 8 /* rows written out in wave_step */
 
 struct wave {
-  uint8_t *row[GROUP_ROWS];
-  int filter[GROUP_ROWS];
-  __m128i left[GROUP_ROWS];   /* the row's last unfiltered pixel */
-  __m128i before[GROUP_ROWS]; /* and the one before it */
-  __m128i next[GROUP_ROWS];   /* its next pixel's filtered bytes, loaded before `left` was stored */
-  __m128i corner;             /* the first row's upper-left pixel */
+  uint8_t *row[WAVE_MAX];
+  int filter[WAVE_MAX];
+  __m128i left[WAVE_MAX];   /* the row's last unfiltered pixel */
+  __m128i before[WAVE_MAX]; /* and the one before it */
+  __m128i next[WAVE_MAX];   /* its next pixel's filtered bytes, loaded before `left` was stored */
+  __m128i corner;           /* the first row's upper-left pixel */
 };
 
 static inline __attribute__((always_inline)) void store_pixel_exact(uint8_t *at, __m128i lanes, int unit) {
@@ -359,13 +360,16 @@ static inline __attribute__((always_inline)) void wave_pixel(struct wave *w, int
 static inline __attribute__((always_inline)) void wave_step(struct wave *w, int rows, size_t t, size_t pixels,
                                                             const uint8_t *above, int unit, int wide, int filter,
                                                             int all) {
-  for (int k = rows - 1; k >= 0; k--) {
-    if (all) {
-      wave_pixel(w, k, t - (size_t)k, pixels, above, unit, wide, filter, 0);
-    } else if (t >= (size_t)k && t - (size_t)k < pixels) {
-      wave_pixel(w, k, t - (size_t)k, pixels, above, unit, wide, filter, 1);
-    }
+  /* Written out, so that the compiler keeps each row's state in registers (a loop over k it may
+   * leave rolled up, the state then in memory: a store and a load on every chain). */
+#define WAVE_ROW(k)                                                                                                    \
+  if (rows > (k)) {                                                                                                    \
+    if (all) wave_pixel(w, k, t - (size_t)(k), pixels, above, unit, wide, filter, 0);                                  \
+    else if (t >= (size_t)(k) && t - (size_t)(k) < pixels)                                                             \
+      wave_pixel(w, k, t - (size_t)(k), pixels, above, unit, wide, filter, 1);                                         \
   }
+  WAVE_ROW(7) WAVE_ROW(6) WAVE_ROW(5) WAVE_ROW(4) WAVE_ROW(3) WAVE_ROW(2) WAVE_ROW(1) WAVE_ROW(0)
+#undef WAVE_ROW
 }
 
 static inline __attribute__((always_inline)) void undo_group_with(int rows, const int *filters, uint8_t *first,
@@ -406,9 +410,20 @@ static void undo_group(int rows, const int *filters, uint8_t *first, size_t stri
     else if (filter == 1) GROUP_WITH(n, 1);                                                                            \
     else GROUP_WITH(n, -1);                                                                                            \
   } while (0)
-  if (rows >= 4) GROUP_OF(4);
-  else if (rows == 3) GROUP_OF(3);
-  else GROUP_OF(2);
+  switch (rows) {
+  case 2: GROUP_OF(2); break;
+  case 3: GROUP_OF(3); break;
+#if GROUP_ROWS >= 4
+  case 4: GROUP_OF(4); break;
+#endif
+#if GROUP_ROWS >= 5
+  case 5: GROUP_OF(5); break;
+  case 6: GROUP_OF(6); break;
+  case 7: GROUP_OF(7); break;
+  case 8: GROUP_OF(8); break;
+#endif
+  default: break; /* never: 2 to GROUP_ROWS */
+  }
 #undef GROUP_OF
 #undef GROUP_WITH
 }
