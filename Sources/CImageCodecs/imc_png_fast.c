@@ -208,6 +208,123 @@ static void undo_scalar(int filter, uint8_t *row, const uint8_t *above, size_t c
   }
 }
 
+/* ---- several rows at once, 1- and 2-byte pixels: the same wavefront, a byte at a time ----
+ * (in plain C on every CPU; each byte stored alone, so no store reaches past its pixel). */
+#define GROUP_ROWS 4
+#define WAVE_MAX 8 /* rows written out in the wave steps */
+
+struct byte_wave {
+  uint8_t *row[WAVE_MAX];
+  int filter[WAVE_MAX];
+  int left[WAVE_MAX][2], before[WAVE_MAX][2]; /* as in struct wave, per byte of the pixel */
+  int corner[2];
+};
+
+static inline __attribute__((always_inline)) int predict_byte(int filter, int left, int up, int upper_left) {
+  switch (filter) {
+  case 1: return left;
+  case 2: return up;
+  case 3: return (left + up) >> 1;
+  case 4: return paeth_predictor(left, up, upper_left);
+  default: return 0;
+  }
+}
+
+static inline __attribute__((always_inline)) void byte_wave_pixel(struct byte_wave *w, int k, size_t x,
+                                                                  const uint8_t *above, int unit, int filter) {
+  for (int b = 0; b < unit; b++) {
+    size_t at = x * (size_t)unit + (size_t)b;
+    int up, upper_left;
+    if (k == 0) {
+      up = above[at];
+      upper_left = w->corner[b];
+      w->corner[b] = up;
+    } else {
+      up = w->left[k - 1][b];
+      upper_left = w->before[k - 1][b];
+    }
+    int value = (w->row[k][at] + predict_byte(filter >= 0 ? filter : w->filter[k], w->left[k][b], up, upper_left)) & 0xff;
+    w->before[k][b] = w->left[k][b];
+    w->left[k][b] = value;
+    w->row[k][at] = (uint8_t)value;
+  }
+}
+
+static inline __attribute__((always_inline)) void byte_wave_step(struct byte_wave *w, int rows, size_t t,
+                                                                 size_t pixels, const uint8_t *above, int unit,
+                                                                 int filter, int all) {
+#define WAVE_ROW(k)                                                                                                    \
+  if (rows > (k) && (all || (t >= (size_t)(k) && t - (size_t)(k) < pixels)))                                           \
+    byte_wave_pixel(w, k, t - (size_t)(k), above, unit, filter);
+  WAVE_ROW(7) WAVE_ROW(6) WAVE_ROW(5) WAVE_ROW(4) WAVE_ROW(3) WAVE_ROW(2) WAVE_ROW(1) WAVE_ROW(0)
+#undef WAVE_ROW
+}
+
+static inline __attribute__((always_inline)) void undo_byte_group_with(int rows, const int *filters, uint8_t *first,
+                                                                       size_t stride, const uint8_t *above,
+                                                                       size_t count, int unit, int filter) {
+  struct byte_wave w;
+  memset(&w, 0, sizeof w);
+  for (int k = 0; k < rows; k++) {
+    w.row[k] = first + (size_t)k * stride;
+    w.filter[k] = filters[k];
+  }
+  size_t pixels = count / (size_t)unit, steps = pixels + (size_t)rows - 1;
+  size_t full_from = (size_t)rows - 1, full_to = pixels;
+  size_t t = 0;
+  for (; t < steps && t < full_from; t++) byte_wave_step(&w, rows, t, pixels, above, unit, filter, 0);
+  for (; t < full_to; t++) byte_wave_step(&w, rows, t, pixels, above, unit, filter, 1);
+  for (; t < steps; t++) byte_wave_step(&w, rows, t, pixels, above, unit, filter, 0);
+}
+
+/* The filter every row of a group has when it is Sub, Avg or Paeth, else -1 (decided per row). */
+static int group_filter(int rows, const int *filters) {
+  for (int k = 1; k < rows; k++)
+    if (filters[k] != filters[0]) return -1;
+  return filters[0] == 1 || filters[0] == 3 || filters[0] == 4 ? filters[0] : -1;
+}
+
+/* Each count of rows and each filter its own loop, all constants in it. */
+#define GROUP_SIZES(GROUP_OF)                                                                                          \
+  switch (rows) {                                                                                                      \
+  case 2: GROUP_OF(2); break;                                                                                          \
+  case 3: GROUP_OF(3); break;                                                                                          \
+  case 4: GROUP_OF(4); break;                                                                                          \
+  GROUP_SIZES_MORE(GROUP_OF)                                                                                           \
+  default: break; /* never: 2 to GROUP_ROWS */                                                                         \
+  }
+#if GROUP_ROWS > 4
+#define GROUP_SIZES_MORE(GROUP_OF)                                                                                     \
+  case 5: GROUP_OF(5); break;                                                                                          \
+  case 6: GROUP_OF(6); break;                                                                                          \
+  case 7: GROUP_OF(7); break;                                                                                          \
+  case 8: GROUP_OF(8); break;
+#else
+#define GROUP_SIZES_MORE(GROUP_OF)
+#endif
+
+/* Undoes `rows` (2 to GROUP_ROWS) consecutive rows of 1- or 2-byte pixels `stride` bytes apart, the
+ * first of them below `above`. */
+static void undo_byte_group(int rows, const int *filters, uint8_t *first, size_t stride, const uint8_t *above,
+                            size_t count, int unit) {
+  int filter = group_filter(rows, filters);
+#define BYTE_GROUP_WITH(n, f)                                                                                          \
+  do {                                                                                                                 \
+    if (unit == 2) undo_byte_group_with(n, filters, first, stride, above, count, 2, f);                                \
+    else undo_byte_group_with(n, filters, first, stride, above, count, 1, f);                                          \
+  } while (0)
+#define BYTE_GROUP_OF(n)                                                                                               \
+  do {                                                                                                                 \
+    if (filter == 4) BYTE_GROUP_WITH(n, 4);                                                                            \
+    else if (filter == 3) BYTE_GROUP_WITH(n, 3);                                                                       \
+    else if (filter == 1) BYTE_GROUP_WITH(n, 1);                                                                       \
+    else BYTE_GROUP_WITH(n, -1);                                                                                       \
+  } while (0)
+  GROUP_SIZES(BYTE_GROUP_OF)
+#undef BYTE_GROUP_OF
+#undef BYTE_GROUP_WITH
+}
+
 #if defined(__SSE2__)
 /* One pixel of up to eight bytes per step, its bytes in 16-bit lanes: four bytes are loaded for a
  * 3- or 4-byte pixel, eight for a 6- or 8-byte one. Lanes past the pixel hold the next pixel's
@@ -299,9 +416,6 @@ static void undo_vector(int filter, uint8_t *row, const uint8_t *above, size_t c
  * stored exactly, without the bytes past it (the store of a 3- or 6-byte pixel writes its next
  * pixel's first bytes back unchanged; past a row's last pixel they are the next row's filter type
  * byte and first byte, which that row, already ahead in the wavefront, may have changed). */
-#define GROUP_ROWS 4
-#define WAVE_MAX 8 /* rows written out in wave_step */
-
 struct wave {
   uint8_t *row[WAVE_MAX];
   int filter[WAVE_MAX];
@@ -392,12 +506,11 @@ static inline __attribute__((always_inline)) void undo_group_with(int rows, cons
   for (; t < steps; t++) wave_step(&w, rows, t, pixels, above, unit, wide, filter, 0);
 }
 
-/* Undoes `rows` (2 to GROUP_ROWS) consecutive rows `stride` bytes apart, the first of them below `above`. */
+/* Undoes `rows` (2 to GROUP_ROWS) consecutive rows of 3- to 8-byte pixels `stride` bytes apart, the
+ * first of them below `above`. */
 static void undo_group(int rows, const int *filters, uint8_t *first, size_t stride, const uint8_t *above, size_t count,
                        int unit) {
-  int same = 1;
-  for (int k = 1; k < rows; k++) same &= filters[k] == filters[0];
-  int filter = same && filters[0] != 2 && filters[0] != 0 ? filters[0] : -1;
+  int filter = group_filter(rows, filters);
 #define GROUP_WITH(n, f)                                                                                               \
   do {                                                                                                                 \
     if (unit > 4) undo_group_with(n, filters, first, stride, above, count, unit, 1, f);                                \
@@ -410,20 +523,7 @@ static void undo_group(int rows, const int *filters, uint8_t *first, size_t stri
     else if (filter == 1) GROUP_WITH(n, 1);                                                                            \
     else GROUP_WITH(n, -1);                                                                                            \
   } while (0)
-  switch (rows) {
-  case 2: GROUP_OF(2); break;
-  case 3: GROUP_OF(3); break;
-#if GROUP_ROWS >= 4
-  case 4: GROUP_OF(4); break;
-#endif
-#if GROUP_ROWS >= 5
-  case 5: GROUP_OF(5); break;
-  case 6: GROUP_OF(6); break;
-  case 7: GROUP_OF(7); break;
-  case 8: GROUP_OF(8); break;
-#endif
-  default: break; /* never: 2 to GROUP_ROWS */
-  }
+  GROUP_SIZES(GROUP_OF)
 #undef GROUP_OF
 #undef GROUP_WITH
 }
@@ -502,8 +602,11 @@ static int convert_row(const imc_png_fast *fast, const uint8_t *row, uint8_t *ou
  * checked when it is handed out, so the rows taken and the verdict stay the same. */
 static void undo_rows(imc_png_fast *fast, uint8_t *slot, int filter) {
   int unit = fast->pixel_bytes;
+  int grouped = unit <= 2;
 #if defined(__SSE2__)
-  if (unit >= 3 && (filter == 1 || filter == 3 || filter == 4)) {
+  grouped = 1;
+#endif
+  if (grouped && (filter == 1 || filter == 3 || filter == 4)) {
     size_t ready = fast->fill / fast->row_total - fast->emitted; /* this slot and those inflated after it */
     int filters[GROUP_ROWS], rows = 0;
     while (rows < GROUP_ROWS && (size_t)rows < ready && slot[(size_t)rows * fast->row_total] <= 4) {
@@ -511,12 +614,15 @@ static void undo_rows(imc_png_fast *fast, uint8_t *slot, int filter) {
       rows++;
     }
     if (rows >= 2) {
-      undo_group(rows, filters, slot + 1, fast->row_total, slot + 1 - fast->row_total, fast->row_bytes, unit);
+      uint8_t *first = slot + 1;
+      if (unit <= 2) undo_byte_group(rows, filters, first, fast->row_total, first - fast->row_total, fast->row_bytes, unit);
+#if defined(__SSE2__)
+      else undo_group(rows, filters, first, fast->row_total, first - fast->row_total, fast->row_bytes, unit);
+#endif
       fast->undone = fast->emitted + (uint32_t)rows;
       return;
     }
   }
-#endif
   undo_filter(filter, slot + 1, slot + 1 - fast->row_total, fast->row_bytes, unit);
 }
 
