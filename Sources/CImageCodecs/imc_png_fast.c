@@ -220,8 +220,9 @@ static void undo_scalar(int filter, uint8_t *row, const uint8_t *above, size_t c
  * (in plain C on every CPU; each byte stored alone, so no store reaches past its pixel). */
 /* Rows undone together at most. Thumbnails of the corpus PNGs (3-6 MP, 8 copies): 2 rows took most
  * of the gain on RGB8 Paeth (p01: 459 -> 385 ms), 4 rows 364, 6 and 8 rows 352 and 347, within the
- * noise elsewhere; at 4 every row's SSE state still fits the 16 registers, and fewer rows must be
- * inflated at once to make a group (a stream inflates as bytes arrive). */
+ * noise elsewhere. At 4 the rows' SSE state (three vectors a row, the first row's corner, the masks)
+ * about fills the 16 registers, beyond it spills; and a group needs fewer rows inflated at once (a
+ * stream inflates as its bytes arrive). */
 #define GROUP_ROWS 4
 #define WAVE_MAX 8 /* rows written out in the wave steps (GROUP_ROWS up to this) */
 
