@@ -75,8 +75,8 @@ public final class StreamingDecoder {
   /// decoded by imgfetch's own 1/8-scale or progressive decoder then keeps none of them in memory:
   /// should libjpeg have to decode from the start after all (damaged data, an unusual end), it
   /// reads the file again. Without it the decoder keeps a JPEG's bytes (up to 32 MiB) while that
-  /// decoder may run (a progressive JPEG's until its last scan is read), and the progressive decoder
-  /// takes only the scans that begin once the last bytes are known (``appendLast(_:)``, ``finish()``).
+  /// decoder may run (a progressive JPEG's until its last scan is read); the progressive decoder
+  /// takes the scans that begin while every byte is kept (past 32 MiB, libjpeg takes the rest).
   package func readsFile(_ path: String) {
     guard let stream else { return }
     if imc_stream_set_source_file(stream, path) != IMC_OK { imc_stream_set_source_file(stream, nil) }
