@@ -92,6 +92,42 @@ def write(name, width, height, colour_type, depth, pattern, palette=None, alpha=
         f.write(data)
 
 
+def de_bruijn(symbols, order):
+    """Every sequence of `order` filter types once, consecutively (cyclically): a de Bruijn sequence."""
+    sequence, a = [], [0] * (order + 1)
+
+    def step(t, p):
+        if t > order:
+            if order % p == 0:
+                sequence.extend(a[1 : p + 1])
+        else:
+            a[t] = a[t - p]
+            step(t + 1, p)
+            for j in range(a[t - p] + 1, symbols):
+                a[t] = j
+                step(t + 1, t)
+
+    step(1, 1)
+    return sequence
+
+
+def wavefront_files(palette):
+    """imgfetch undoes the filters of up to four consecutive rows together (imc_png_fast.c, the
+    wavefront): rows whose filter types run through every combination of four (a de Bruijn sequence,
+    625 rows, rotated per file so that the first row's filter varies), for every pixel size the path
+    takes, at widths 1, 2, 3 and 13, heights that leave a group short at the end."""
+    combinations = de_bruijn(5, 4)
+    kinds = [("gray8", 0, 8), ("gray16", 0, 16), ("grayalpha8", 4, 8), ("grayalpha16", 4, 16), ("rgb8", 2, 8),
+             ("rgba8", 6, 8), ("rgb16", 2, 16), ("rgba16", 6, 16), ("palette", 3, 8)]
+    for index, (label, colour_type, depth) in enumerate(kinds):
+        for number, width in enumerate((1, 2, 3, 13)):
+            rotation = (index * 4 + number) * 7 % len(combinations)
+            pattern = combinations[rotation:] + combinations[:rotation]
+            height = len(pattern) + number  # 625 to 628 rows: the last group one to four rows
+            write(f"wave-{label}-w{width}.png", width, height, colour_type, depth, pattern,
+                  palette=palette if colour_type == 3 else None, noise=3)
+
+
 def main():
     every = [0, 1, 2, 3, 4, 4, 3, 1, 2, 0, 4]
     palette = [((i * 37) % 256, (i * 91) % 256, (i * 53) % 256) for i in range(200)]
@@ -110,6 +146,7 @@ def main():
     write("rgba8-one-row.png", 50, 1, 6, 8, [4])
     # More image data than imgfetch inflates at once (256 KiB): rows carried over between pieces.
     write("rgb8-tall.png", 400, 700, 2, 8, every, noise=255)
+    wavefront_files(palette)
 
 
 if __name__ == "__main__":

@@ -21,13 +21,15 @@
  * up by a larger inverse DCT that reads AC coefficients, and keeps them) is decoded DC-only: the
  * decoder keeps its blocks' DC and the nonzero masks (all that a refinement scan's parsing depends
  * on), stores no AC value, skips the correction bits of the coefficients it does not keep, and never
- * touches libjpeg's buffer for it. The output pass is then libjpeg's decompress_data done here: each
- * block through libjpeg's own inverse DCT, a DC-only one as a block holding its DC alone. Where
- * libjpeg would decode something itself, the component's DCs (and a nonzero stand-in for each AC
- * coefficient a mask holds; no AC value reaches a 1x1 output) go into libjpeg's buffer first and
- * libjpeg goes on from there: a scan this decoder does not take, or an output pass that libjpeg
- * makes with block smoothing (an image whose AC coefficients are not all there), whose 1x1 pixels
- * depend on the DCs and on which coefficients were sent, not on their values.
+ * touches libjpeg's buffer for it. In the output pass libjpeg's own routine makes the other
+ * components' rows (told the DC-only ones are not needed), and each DC-only block goes through
+ * libjpeg's inverse DCT as a block holding its DC alone. Where libjpeg would decode something
+ * itself, the component's DCs (and a nonzero stand-in for each AC coefficient a mask holds; no AC
+ * value reaches a 1x1 output) go into libjpeg's buffer first and libjpeg goes on from there: a scan
+ * this decoder does not take, or block smoothing (an image whose AC coefficients are not all there)
+ * that re-estimates the DCs, which libjpeg does for a component none of whose first nine AC
+ * coefficients was sent; otherwise smoothing only estimates AC coefficients, which a 1x1 output
+ * never reads.
  */
 #include "imc_internal.h"
 #include "imc_jpeg_huffman.h"
@@ -125,6 +127,7 @@ struct imc_progressive {
   int scan_dc_only;                  /* the scan is an AC scan of a DC-only component */
   void (*libjpeg_prepare_output)(j_decompress_ptr);
   int (*libjpeg_decompress)(j_decompress_ptr, JSAMPIMAGE); /* its multi-scan one, without smoothing */
+  int (*libjpeg_output)(j_decompress_ptr, JSAMPIMAGE);     /* the one its output pass picked */
 };
 
 static _Thread_local uint64_t scans_finished, decodes_given_up, dc_only_outputs;
@@ -790,66 +793,75 @@ static void leave_dc_only(imc_progressive *p, int c) {
   p->dc_values[c] = NULL;
 }
 
-/* In place of libjpeg's decompress_data for a multi-scan image, as it does it: the input first gets
- * ahead of the output row, then each needed component's blocks of the output iMCU row go through
- * libjpeg's inverse DCT; a DC-only component's as a block holding its DC alone. */
-static int decompress_from_dc(j_decompress_ptr cinfo, JSAMPIMAGE output) {
-  imc_progressive *p = imc_jpeg_session_progressive(cinfo);
-  while (cinfo->input_scan_number < cinfo->output_scan_number ||
-         (cinfo->input_scan_number == cinfo->output_scan_number && cinfo->input_iMCU_row <= cinfo->output_iMCU_row))
-    if ((*cinfo->inputctl->consume_input)(cinfo) == JPEG_SUSPENDED) return JPEG_SUSPENDED;
-  JBLOCK dc_block;
-  memset(dc_block, 0, sizeof dc_block);
-  JDIMENSION last_iMCU_row = cinfo->total_iMCU_rows - 1;
-  for (int c = 0; c < cinfo->num_components; c++) {
-    jpeg_component_info *component = cinfo->comp_info + c;
-    if (!component->component_needed) continue;
-    int v = component->v_samp_factor, size = component->DCT_scaled_size;
-    int block_rows = v;
-    if (cinfo->output_iMCU_row == last_iMCU_row) {
-      block_rows = (int)(component->height_in_blocks % (JDIMENSION)v);
-      if (block_rows == 0) block_rows = v;
-    }
-    JDIMENSION first_row = cinfo->output_iMCU_row * (JDIMENSION)v;
-    JBLOCKARRAY blocks = NULL;
-    if (!p->dc_values[c])
-      blocks = (*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, cinfo->coef->coef_arrays[c], first_row,
-                                                 (JDIMENSION)v, FALSE);
-    inverse_DCT_method_ptr inverse = cinfo->idct->inverse_DCT[c];
-    JSAMPARRAY out = output[c];
-    JDIMENSION first = cinfo->master->first_MCU_col[c], last = cinfo->master->last_MCU_col[c];
-    for (int y = 0; y < block_rows; y++, out += size) {
-      JDIMENSION column = 0;
-      if (blocks) {
-        for (JDIMENSION x = first; x <= last; x++, column += (JDIMENSION)size)
-          (*inverse)(cinfo, component, blocks[y][x], out, column);
-        continue;
-      }
-      const JCOEF *dc = p->dc_values[c] + ((size_t)first_row + (size_t)y) * p->block_stride[c];
-      for (JDIMENSION x = first; x <= last; x++, column += (JDIMENSION)size) {
-        dc_block[0] = dc[x];
-        (*inverse)(cinfo, component, dc_block, out, column);
-      }
+/* A DC-only component's rows of output iMCU row `row`, as libjpeg's decompress_data makes them: each
+ * block through libjpeg's inverse DCT (1x1: it reads the DC alone), as a block holding its DC. */
+static void output_dc_rows(imc_progressive *p, int c, JDIMENSION row, JSAMPIMAGE output) {
+  j_decompress_ptr cinfo = p->cinfo;
+  jpeg_component_info *component = cinfo->comp_info + c;
+  int v = component->v_samp_factor, size = component->DCT_scaled_size;
+  int block_rows = v;
+  if (row == cinfo->total_iMCU_rows - 1) {
+    block_rows = (int)(component->height_in_blocks % (JDIMENSION)v);
+    if (block_rows == 0) block_rows = v;
+  }
+  JBLOCK block;
+  memset(block, 0, sizeof block);
+  inverse_DCT_method_ptr inverse = cinfo->idct->inverse_DCT[c];
+  JSAMPARRAY out = output[c];
+  JDIMENSION first = cinfo->master->first_MCU_col[c], last = cinfo->master->last_MCU_col[c];
+  for (int y = 0; y < block_rows; y++, out += size) {
+    const JCOEF *dc = p->dc_values[c] + ((size_t)row * (size_t)v + (size_t)y) * p->block_stride[c];
+    JDIMENSION column = 0;
+    for (JDIMENSION x = first; x <= last; x++, column += (JDIMENSION)size) {
+      block[0] = dc[x];
+      (*inverse)(cinfo, component, block, out, column);
     }
   }
-  if (++cinfo->output_iMCU_row < cinfo->total_iMCU_rows) return JPEG_ROW_COMPLETED;
-  dc_only_outputs++;
-  return JPEG_SCAN_COMPLETED;
 }
 
-/* After libjpeg's output pass setup: its own decompress_data (no block smoothing) is replaced by
- * ours; with smoothing every DC-only component goes back into libjpeg's buffer and libjpeg outputs. */
+/* In place of libjpeg's decompress_data (or its block-smoothing one): libjpeg's makes the output
+ * iMCU row of every other component, told that the DC-only ones are not needed; then theirs. */
+static int decompress_beside_dc(j_decompress_ptr cinfo, JSAMPIMAGE output) {
+  imc_progressive *p = imc_jpeg_session_progressive(cinfo);
+  JDIMENSION row = cinfo->output_iMCU_row;
+  boolean needed[MAX_COMPONENTS];
+  for (int c = 0; c < cinfo->num_components; c++) {
+    needed[c] = cinfo->comp_info[c].component_needed;
+    if (p->dc_values[c]) cinfo->comp_info[c].component_needed = FALSE;
+  }
+  int result = (*p->libjpeg_output)(cinfo, output);
+  for (int c = 0; c < cinfo->num_components; c++) cinfo->comp_info[c].component_needed = needed[c];
+  if (result == JPEG_SUSPENDED) return result;
+  for (int c = 0; c < cinfo->num_components; c++)
+    if (p->dc_values[c] && needed[c]) output_dc_rows(p, c, row, output);
+  if (result == JPEG_SCAN_COMPLETED) dc_only_outputs++;
+  return result;
+}
+
+/* Whether libjpeg's block smoothing re-estimates the component's DCs: it does when none of the AC
+ * coefficients it estimates (zigzag 1 to 9) was sent at all. */
+static int dcs_smoothed(j_decompress_ptr cinfo, int c) {
+  for (int k = 1; k <= 9; k++)
+    if (cinfo->coef_bits[c][k] != -1) return 0;
+  return 1;
+}
+
+/* After libjpeg's output pass setup. It picked its decompress_data, or with block smoothing its
+ * smoothing one (an image whose AC coefficients are not all there), which changes only AC
+ * coefficients (no 1x1 pixel reads them) unless it re-estimates the DCs: such a component goes back
+ * into libjpeg's buffer. The others' rows are ours, around libjpeg's routine. */
 static void prepare_output_from_dc(j_decompress_ptr cinfo) {
   imc_progressive *p = imc_jpeg_session_progressive(cinfo);
   (*p->libjpeg_prepare_output)(cinfo);
+  int smoothing = cinfo->coef->decompress_data != p->libjpeg_decompress;
   int any = 0;
-  for (int c = 0; c < cinfo->num_components; c++) any |= p->dc_values[c] != NULL;
-  if (!any) return;
-  if (cinfo->coef->decompress_data == p->libjpeg_decompress) {
-    cinfo->coef->decompress_data = decompress_from_dc;
-    return;
+  for (int c = 0; c < cinfo->num_components; c++) {
+    if (p->dc_values[c] && smoothing && (!cinfo->coef_bits || dcs_smoothed(cinfo, c))) leave_dc_only(p, c);
+    any |= p->dc_values[c] != NULL;
   }
-  for (int c = 0; c < cinfo->num_components; c++) leave_dc_only(p, c);
+  if (!any) return;
+  p->libjpeg_output = cinfo->coef->decompress_data;
+  cinfo->coef->decompress_data = decompress_beside_dc;
 }
 
 /* Each component scaled to 1x1 becomes DC-only, its DCs in memory of the decoder's own (zero, as

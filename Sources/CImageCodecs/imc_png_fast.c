@@ -6,6 +6,14 @@
  * skips them altogether (only the filter type byte can be wrong, and it is checked), zlib inflates
  * raw deflate data 256 KiB at a time, and its wrapper and Adler-32 (on SSE2) are checked here.
  *
+ * Sub, Avg and Paeth wait on the pixel to the left (latency-bound: some 14 cycles a pixel for Paeth
+ * on one row, the CPU mostly idle), so a row with one of them is undone together with the rows
+ * inflated after it, up to four, in a wavefront (each row a pixel behind the row above, whose
+ * pixels it gets in registers): four dependency chains at once, any mix of filter types, on SSE2
+ * for 3- to 8-byte pixels and in plain C for 1- and 2-byte ones. The rows after the first are
+ * marked undone and only converted when handed out; every row's filter type byte is still checked
+ * as it is handed out, so which rows are taken, and the verdict, do not depend on the grouping.
+ *
  * What stays libpng's: every chunk before the first IDAT (IHDR, PLTE, tRNS, iCCP, eXIf, and all its
  * checks), read by png_read_info or its progressive reader before this path starts.
  *
@@ -57,6 +65,7 @@ struct imc_png_fast {
   uint32_t slot_count;
   size_t fill;           /* bytes of the slots inflated so far */
   uint32_t emitted;      /* slots handed out */
+  uint32_t undone;       /* slots whose filter is undone (from the first): those past `emitted` were undone with an earlier one */
   uint32_t first_row;    /* the image row in the first slot */
   uint32_t row;          /* rows handed out */
   int stream_ended;      /* the zlib stream ended: deflate's end, then its Adler-32 checked */
@@ -207,6 +216,128 @@ static void undo_scalar(int filter, uint8_t *row, const uint8_t *above, size_t c
   }
 }
 
+/* ---- several rows at once, 1- and 2-byte pixels: the same wavefront, a byte at a time ----
+ * (in plain C on every CPU; each byte stored alone, so no store reaches past its pixel). */
+/* Rows undone together at most. Thumbnails of the corpus PNGs (3-6 MP, 8 copies): 2 rows took most
+ * of the gain on RGB8 Paeth (p01: 459 -> 385 ms), 4 rows 364, 6 and 8 rows 352 and 347, within the
+ * noise elsewhere. At 4 the rows' SSE state (three vectors a row, the first row's corner, the masks)
+ * about fills the 16 registers, beyond it spills; and a group needs fewer rows inflated at once (a
+ * stream inflates as its bytes arrive). */
+#define GROUP_ROWS 4
+#define WAVE_MAX 8 /* rows written out in the wave steps (GROUP_ROWS up to this) */
+
+struct byte_wave {
+  uint8_t *row[WAVE_MAX];
+  int filter[WAVE_MAX];
+  int left[WAVE_MAX][2], before[WAVE_MAX][2]; /* as in struct wave, per byte of the pixel */
+  int corner[2];
+};
+
+static inline __attribute__((always_inline)) int predict_byte(int filter, int left, int up, int upper_left) {
+  switch (filter) {
+  case 1: return left;
+  case 2: return up;
+  case 3: return (left + up) >> 1;
+  case 4: return paeth_predictor(left, up, upper_left);
+  default: return 0;
+  }
+}
+
+static inline __attribute__((always_inline)) void byte_wave_pixel(struct byte_wave *w, int k, size_t x,
+                                                                  const uint8_t *above, int unit, int filter) {
+  for (int b = 0; b < unit; b++) {
+    size_t at = x * (size_t)unit + (size_t)b;
+    int up, upper_left;
+    if (k == 0) {
+      up = above[at];
+      upper_left = w->corner[b];
+      w->corner[b] = up;
+    } else {
+      up = w->left[k - 1][b];
+      upper_left = w->before[k - 1][b];
+    }
+    int value = (w->row[k][at] + predict_byte(filter >= 0 ? filter : w->filter[k], w->left[k][b], up, upper_left)) & 0xff;
+    w->before[k][b] = w->left[k][b];
+    w->left[k][b] = value;
+    w->row[k][at] = (uint8_t)value;
+  }
+}
+
+static inline __attribute__((always_inline)) void byte_wave_step(struct byte_wave *w, int rows, size_t t,
+                                                                 size_t pixels, const uint8_t *above, int unit,
+                                                                 int filter, int all) {
+#define WAVE_ROW(k)                                                                                                    \
+  if (rows > (k) && (all || (t >= (size_t)(k) && t - (size_t)(k) < pixels)))                                           \
+    byte_wave_pixel(w, k, t - (size_t)(k), above, unit, filter);
+  WAVE_ROW(7) WAVE_ROW(6) WAVE_ROW(5) WAVE_ROW(4) WAVE_ROW(3) WAVE_ROW(2) WAVE_ROW(1) WAVE_ROW(0)
+#undef WAVE_ROW
+}
+
+static inline __attribute__((always_inline)) void undo_byte_group_with(int rows, const int *filters, uint8_t *first,
+                                                                       size_t stride, const uint8_t *above,
+                                                                       size_t count, int unit, int filter) {
+  struct byte_wave w;
+  memset(&w, 0, sizeof w);
+  for (int k = 0; k < rows; k++) {
+    w.row[k] = first + (size_t)k * stride;
+    w.filter[k] = filters[k];
+  }
+  size_t pixels = count / (size_t)unit, steps = pixels + (size_t)rows - 1;
+  size_t full_from = (size_t)rows - 1, full_to = pixels;
+  size_t t = 0;
+  for (; t < steps && t < full_from; t++) byte_wave_step(&w, rows, t, pixels, above, unit, filter, 0);
+  for (; t < full_to; t++) byte_wave_step(&w, rows, t, pixels, above, unit, filter, 1);
+  for (; t < steps; t++) byte_wave_step(&w, rows, t, pixels, above, unit, filter, 0);
+}
+
+/* The filter every row of a group has when it is Sub, Avg or Paeth, else -1 (decided per row). */
+static int group_filter(int rows, const int *filters) {
+  for (int k = 1; k < rows; k++)
+    if (filters[k] != filters[0]) return -1;
+  return filters[0] == 1 || filters[0] == 3 || filters[0] == 4 ? filters[0] : -1;
+}
+
+/* Each count of rows and each filter its own loop, all constants in it. */
+#define GROUP_SIZES(GROUP_OF)                                                                                          \
+  switch (rows) {                                                                                                      \
+  case 2: GROUP_OF(2); break;                                                                                          \
+  case 3: GROUP_OF(3); break;                                                                                          \
+  case 4: GROUP_OF(4); break;                                                                                          \
+  GROUP_SIZES_MORE(GROUP_OF)                                                                                           \
+  default: break; /* never: 2 to GROUP_ROWS */                                                                         \
+  }
+#if GROUP_ROWS > 4
+#define GROUP_SIZES_MORE(GROUP_OF)                                                                                     \
+  case 5: GROUP_OF(5); break;                                                                                          \
+  case 6: GROUP_OF(6); break;                                                                                          \
+  case 7: GROUP_OF(7); break;                                                                                          \
+  case 8: GROUP_OF(8); break;
+#else
+#define GROUP_SIZES_MORE(GROUP_OF)
+#endif
+
+/* Undoes `rows` (2 to GROUP_ROWS) consecutive rows of 1- or 2-byte pixels `stride` bytes apart, the
+ * first of them below `above`. */
+static void undo_byte_group(int rows, const int *filters, uint8_t *first, size_t stride, const uint8_t *above,
+                            size_t count, int unit) {
+  int filter = group_filter(rows, filters);
+#define BYTE_GROUP_WITH(n, f)                                                                                          \
+  do {                                                                                                                 \
+    if (unit == 2) undo_byte_group_with(n, filters, first, stride, above, count, 2, f);                                \
+    else undo_byte_group_with(n, filters, first, stride, above, count, 1, f);                                          \
+  } while (0)
+#define BYTE_GROUP_OF(n)                                                                                               \
+  do {                                                                                                                 \
+    if (filter == 4) BYTE_GROUP_WITH(n, 4);                                                                            \
+    else if (filter == 3) BYTE_GROUP_WITH(n, 3);                                                                       \
+    else if (filter == 1) BYTE_GROUP_WITH(n, 1);                                                                       \
+    else BYTE_GROUP_WITH(n, -1);                                                                                       \
+  } while (0)
+  GROUP_SIZES(BYTE_GROUP_OF)
+#undef BYTE_GROUP_OF
+#undef BYTE_GROUP_WITH
+}
+
 #if defined(__SSE2__)
 /* One pixel of up to eight bytes per step, its bytes in 16-bit lanes: four bytes are loaded for a
  * 3- or 4-byte pixel, eight for a 6- or 8-byte one. Lanes past the pixel hold the next pixel's
@@ -235,6 +366,22 @@ static inline __m128i choose(__m128i mask, __m128i when_set, __m128i otherwise) 
   return _mm_or_si128(_mm_and_si128(mask, when_set), _mm_andnot_si128(mask, otherwise));
 }
 
+/* A pixel's predictor under `filter` from its left, above and upper-left neighbours (unfiltered). */
+static inline __attribute__((always_inline)) __m128i predict(int filter, __m128i left, __m128i up, __m128i upper_left) {
+  if (filter == 1) return left;
+  if (filter == 2) return up;
+  if (filter == 3) return _mm_srli_epi16(_mm_add_epi16(left, up), 1);
+  if (filter == 4) {
+    __m128i to_left = _mm_sub_epi16(up, upper_left), to_above = _mm_sub_epi16(left, upper_left);
+    __m128i distance_left = absolute(to_left), distance_above = absolute(to_above);
+    __m128i distance_corner = absolute(_mm_add_epi16(to_left, to_above));
+    __m128i corner = _mm_cmplt_epi16(distance_corner, _mm_min_epi16(distance_left, distance_above));
+    __m128i take_above = _mm_cmplt_epi16(distance_above, distance_left);
+    return choose(corner, upper_left, choose(take_above, up, left));
+  }
+  return _mm_setzero_si128();
+}
+
 /* The left-dependent filters, one loop each so that the filter type is decided once per row. */
 static inline __attribute__((always_inline)) void undo_vector_with(int filter, uint8_t *row, const uint8_t *above,
                                                                    size_t count, int unit, int wide) {
@@ -248,21 +395,9 @@ static inline __attribute__((always_inline)) void undo_vector_with(int filter, u
   for (size_t i = 0; i < count; i += (size_t)unit) {
     __m128i raw = next;
     next = load_pixel(row + i + (size_t)unit, wide);
-    __m128i predicted;
-    if (filter == 1) {
-      predicted = left;
-    } else if (filter == 3) {
-      predicted = _mm_srli_epi16(_mm_add_epi16(left, load_pixel(above + i, wide)), 1);
-    } else {
-      __m128i up = load_pixel(above + i, wide);
-      __m128i to_left = _mm_sub_epi16(up, upper_left), to_above = _mm_sub_epi16(left, upper_left);
-      __m128i distance_left = absolute(to_left), distance_above = absolute(to_above);
-      __m128i distance_corner = absolute(_mm_add_epi16(to_left, to_above));
-      __m128i corner = _mm_cmplt_epi16(distance_corner, _mm_min_epi16(distance_left, distance_above));
-      __m128i take_above = _mm_cmplt_epi16(distance_above, distance_left);
-      predicted = choose(corner, upper_left, choose(take_above, up, left));
-      upper_left = up;
-    }
+    __m128i up = filter == 1 ? left : load_pixel(above + i, wide);
+    __m128i predicted = predict(filter, left, up, upper_left);
+    upper_left = up;
     left = _mm_and_si128(_mm_add_epi16(raw, _mm_and_si128(predicted, lanes_used)), low_byte);
     store_pixel(row + i, left, wide);
   }
@@ -280,6 +415,130 @@ static void undo_vector(int filter, uint8_t *row, const uint8_t *above, size_t c
     if (wide) undo_vector_with(4, row, above, count, unit, 1);
     else undo_vector_with(4, row, above, count, unit, 0);
   }
+}
+
+/* ---- several rows at once: a wavefront ----
+ *
+ * Sub, Avg and Paeth are latency-bound: each pixel waits for the unfiltered pixel to its left (some
+ * 14 cycles a pixel for Paeth), while the CPU could do more at once. Row r+1's pixel x needs only
+ * row r's pixels x and x-1 and its own x-1, so consecutive rows are undone together, row k one pixel
+ * behind row k-1: at step t row k does pixel t-k, and their dependency chains overlap. A row's
+ * unfiltered pixels go to the row below in registers (its `left`, and `before` one pixel earlier),
+ * not through memory; only the group's first row loads the row above. Each row keeps the single-row
+ * loop's order (its next pixel loaded before its current one is stored), and its last pixel is
+ * stored exactly, without the bytes past it (the store of a 3- or 6-byte pixel writes its next
+ * pixel's first bytes back unchanged; past a row's last pixel they are the next row's filter type
+ * byte and first byte, which that row, already ahead in the wavefront, may have changed). */
+struct wave {
+  uint8_t *row[WAVE_MAX];
+  int filter[WAVE_MAX];
+  __m128i left[WAVE_MAX];   /* the row's last unfiltered pixel */
+  __m128i before[WAVE_MAX]; /* and the one before it */
+  __m128i next[WAVE_MAX];   /* its next pixel's filtered bytes, loaded before `left` was stored */
+  __m128i corner;           /* the first row's upper-left pixel */
+};
+
+static inline __attribute__((always_inline)) void store_pixel_exact(uint8_t *at, __m128i lanes, int unit) {
+  uint8_t bytes[16];
+  _mm_storeu_si128((__m128i *)(void *)bytes, _mm_packus_epi16(lanes, lanes));
+  memcpy(at, bytes, (size_t)unit);
+}
+
+/* Row k's pixel x; `filter` is the row's filter when the same for every row of the group, else -1. */
+static inline __attribute__((always_inline)) void wave_pixel(struct wave *w, int k, size_t x, size_t pixels,
+                                                             const uint8_t *above, int unit, int wide, int filter,
+                                                             int check_last) {
+  const __m128i low_byte = _mm_set1_epi16(0xff);
+  const __m128i lanes_used = _mm_cmplt_epi16(_mm_set_epi16(7, 6, 5, 4, 3, 2, 1, 0), _mm_set1_epi16((short)unit));
+  size_t at = x * (size_t)unit;
+  __m128i raw = w->next[k];
+  w->next[k] = load_pixel(w->row[k] + at + (size_t)unit, wide);
+  __m128i up, upper_left;
+  if (k == 0) {
+    up = load_pixel(above + at, wide);
+    upper_left = w->corner;
+    w->corner = up;
+  } else {
+    up = w->left[k - 1];
+    upper_left = w->before[k - 1];
+  }
+  __m128i predicted;
+  if (filter >= 0) {
+    predicted = predict(filter, w->left[k], up, upper_left);
+  } else {
+    switch (w->filter[k]) {
+    case 1: predicted = predict(1, w->left[k], up, upper_left); break;
+    case 2: predicted = predict(2, w->left[k], up, upper_left); break;
+    case 3: predicted = predict(3, w->left[k], up, upper_left); break;
+    case 4: predicted = predict(4, w->left[k], up, upper_left); break;
+    default: predicted = _mm_setzero_si128(); break;
+    }
+  }
+  __m128i value = _mm_and_si128(_mm_add_epi16(raw, _mm_and_si128(predicted, lanes_used)), low_byte);
+  w->before[k] = w->left[k];
+  w->left[k] = value;
+  if (check_last && x + 1 == pixels) store_pixel_exact(w->row[k] + at, value, unit);
+  else store_pixel(w->row[k] + at, value, wide);
+}
+
+/* One step of the wavefront: the rows from the last to the first, so that each reads the pixels of
+ * the row above as they were after the previous step. `all` when every row has a pixel at this step
+ * and none is at its last. */
+static inline __attribute__((always_inline)) void wave_step(struct wave *w, int rows, size_t t, size_t pixels,
+                                                            const uint8_t *above, int unit, int wide, int filter,
+                                                            int all) {
+  /* Written out, so that the compiler keeps each row's state in registers (a loop over k it may
+   * leave rolled up, the state then in memory: a store and a load on every chain). */
+#define WAVE_ROW(k)                                                                                                    \
+  if (rows > (k)) {                                                                                                    \
+    if (all) wave_pixel(w, k, t - (size_t)(k), pixels, above, unit, wide, filter, 0);                                  \
+    else if (t >= (size_t)(k) && t - (size_t)(k) < pixels)                                                             \
+      wave_pixel(w, k, t - (size_t)(k), pixels, above, unit, wide, filter, 1);                                         \
+  }
+  WAVE_ROW(7) WAVE_ROW(6) WAVE_ROW(5) WAVE_ROW(4) WAVE_ROW(3) WAVE_ROW(2) WAVE_ROW(1) WAVE_ROW(0)
+#undef WAVE_ROW
+}
+
+static inline __attribute__((always_inline)) void undo_group_with(int rows, const int *filters, uint8_t *first,
+                                                                  size_t stride, const uint8_t *above, size_t count,
+                                                                  int unit, int wide, int filter) {
+  struct wave w;
+  for (int k = 0; k < rows; k++) {
+    w.row[k] = first + (size_t)k * stride;
+    w.filter[k] = filters[k];
+    w.left[k] = w.before[k] = _mm_setzero_si128();
+    w.next[k] = load_pixel(w.row[k], wide);
+  }
+  w.corner = _mm_setzero_si128();
+  size_t pixels = count / (size_t)unit, steps = pixels + (size_t)rows - 1;
+  /* Every row busy and none at its last pixel: steps rows-1 to pixels-2. */
+  size_t full_from = (size_t)rows - 1, full_to = pixels > 0 ? pixels - 1 : 0;
+  size_t t = 0;
+  for (; t < steps && t < full_from; t++) wave_step(&w, rows, t, pixels, above, unit, wide, filter, 0);
+  for (; t < full_to; t++) wave_step(&w, rows, t, pixels, above, unit, wide, filter, 1);
+  for (; t < steps; t++) wave_step(&w, rows, t, pixels, above, unit, wide, filter, 0);
+}
+
+/* Undoes `rows` (2 to GROUP_ROWS) consecutive rows of 3- to 8-byte pixels `stride` bytes apart, the
+ * first of them below `above`. */
+static void undo_group(int rows, const int *filters, uint8_t *first, size_t stride, const uint8_t *above, size_t count,
+                       int unit) {
+  int filter = group_filter(rows, filters);
+#define GROUP_WITH(n, f)                                                                                               \
+  do {                                                                                                                 \
+    if (unit > 4) undo_group_with(n, filters, first, stride, above, count, unit, 1, f);                                \
+    else undo_group_with(n, filters, first, stride, above, count, unit, 0, f);                                         \
+  } while (0)
+#define GROUP_OF(n)                                                                                                    \
+  do {                                                                                                                 \
+    if (filter == 4) GROUP_WITH(n, 4);                                                                                 \
+    else if (filter == 3) GROUP_WITH(n, 3);                                                                            \
+    else if (filter == 1) GROUP_WITH(n, 1);                                                                            \
+    else GROUP_WITH(n, -1);                                                                                            \
+  } while (0)
+  GROUP_SIZES(GROUP_OF)
+#undef GROUP_OF
+#undef GROUP_WITH
 }
 #endif
 
@@ -350,6 +609,36 @@ static int convert_row(const imc_png_fast *fast, const uint8_t *row, uint8_t *ou
   return 0; /* no other combination is created */
 }
 
+/* Undoes the filter of the next slot to hand out, whose filter type is `filter` (known); with it, when
+ * that filter depends on the pixel to the left, the slots inflated after it (up to GROUP_ROWS in all,
+ * each filter type known) in a wavefront, which are then marked undone. A slot's filter type is still
+ * checked when it is handed out, so the rows taken and the verdict stay the same. */
+static void undo_rows(imc_png_fast *fast, uint8_t *slot, int filter) {
+  int unit = fast->pixel_bytes;
+  int grouped = unit <= 2;
+#if defined(__SSE2__)
+  grouped = 1;
+#endif
+  if (grouped && (filter == 1 || filter == 3 || filter == 4)) {
+    size_t ready = fast->fill / fast->row_total - fast->emitted; /* this slot and those inflated after it */
+    int filters[GROUP_ROWS], rows = 0;
+    while (rows < GROUP_ROWS && (size_t)rows < ready && slot[(size_t)rows * fast->row_total] <= 4) {
+      filters[rows] = slot[(size_t)rows * fast->row_total];
+      rows++;
+    }
+    if (rows >= 2) {
+      uint8_t *first = slot + 1;
+      if (unit <= 2) undo_byte_group(rows, filters, first, fast->row_total, first - fast->row_total, fast->row_bytes, unit);
+#if defined(__SSE2__)
+      else undo_group(rows, filters, first, fast->row_total, first - fast->row_total, fast->row_bytes, unit);
+#endif
+      fast->undone = fast->emitted + (uint32_t)rows;
+      return;
+    }
+  }
+  undo_filter(filter, slot + 1, slot + 1 - fast->row_total, fast->row_bytes, unit);
+}
+
 /* The next inflated slot: checks its filter type, undoes it and converts it into `out` (when
  * given). 0 to give up. */
 static int finish_row(imc_png_fast *fast, uint8_t *out) {
@@ -357,7 +646,7 @@ static int finish_row(imc_png_fast *fast, uint8_t *out) {
   int filter = slot[0];
   if (filter > 4) return 0; /* libpng: "bad adaptive filter value" */
   if (out) {
-    undo_filter(filter, slot + 1, slot + 1 - fast->row_total, fast->row_bytes, fast->pixel_bytes);
+    if (fast->emitted >= fast->undone) undo_rows(fast, slot, filter);
     if (!convert_row(fast, slot + 1, out)) return 0;
   }
   fast->emitted++;
@@ -375,6 +664,7 @@ static void next_slots(imc_png_fast *fast) {
   fast->first_row += fast->slot_count;
   fast->fill = 0;
   fast->emitted = 0;
+  fast->undone = 0;
 }
 
 /* ---- the chunks ---- */

@@ -96,6 +96,38 @@ import Testing
     }
   }
 
+  /// The wavefront (imc_png_fast.c undoes the filters of up to four consecutive rows together): the
+  /// `wave-*` files run their rows through every combination of four filter types, for every pixel
+  /// size, at widths 1, 2, 3 and 13. Each decodes to libpng's own pixels from memory, from a file and
+  /// streamed in pieces of several sizes (which decide how many rows are inflated, so grouped, at
+  /// once), and the path finishes every one of them itself.
+  @Test func rowsUndoneTogetherGiveLibpngsPixels() async throws {
+    let files = Self.generated.filter { $0.lastPathComponent.hasPrefix("wave-") }
+    #expect(files.count == 36)
+    var problems: [String] = []
+    for (index, url) in files.enumerated() {
+      let bytes = try VerdictProofTests.read(url)
+      let name = url.lastPathComponent
+      let expected = try ImageDecoder.decode(bytes, options: Self.options(.source, libpngOnly: true))
+      let before = PNGRowsCounts.current()
+      var decoded: [(String, Image)] = [
+        ("memory", try ImageDecoder.decode(bytes, options: Self.options(.source, libpngOnly: false))),
+        ("file", try ImageDecoder.decode(contentsOf: url.path, options: Self.options(.source, libpngOnly: false))),
+      ]
+      for maxChunk in [7, 100, 1_000, 30_000] {
+        let streamed = StreamingDecoderTests.stream(
+          bytes, options: Self.options(.source, libpngOnly: false), seed: UInt64(index + maxChunk), maxChunk: maxChunk)
+        decoded.append(("stream in pieces up to \(maxChunk)", try streamed.get()))
+      }
+      let after = PNGRowsCounts.current()
+      #expect(after.finished - before.finished == decoded.count, "\(name): finished by the path")
+      for (source, image) in decoded where image != expected { problems.append("\(name) from \(source)") }
+      await Task.yield()
+      problems += try Self.disagreements(bytes, name: name, seed: UInt64(index + 1), formats: [.source, .rgba8])
+    }
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
   @Test func everyTruncationDecodesAsLibpngAloneDoes() async throws {
     var problems: [String] = []
     for name in ["rgb8-many-idats.png", "rgba16-many-idats.png", "type6-8bit-mixed.png", "palette-alpha-mixed.png"] {
