@@ -3,9 +3,10 @@ internal import CImageCodecs
 /// imgfetch's own raw DEFLATE decoder (`imc_inflate.c`, the PNG image-data path's inflater) beside
 /// zlib's raw inflate, on the same bytes: the tests' and the fuzzer's way to hold the inflater to
 /// its one rule, never to accept a stream zlib refuses, and to give zlib's bytes for what it accepts.
-package enum InflateCheck {
+/// Public only for the fuzz package (`FuzzInflate`), behind `@_spi(Fuzzing)`: not part of the API.
+@_spi(Fuzzing) public enum InflateCheck {
   /// How a decoder ended on a stream.
-  package enum Outcome: Equatable, Sendable {
+  public enum Outcome: Equatable, Sendable {
     /// The stream ended: its bytes, and the input bytes up to its end.
     case accepted([UInt8], used: Int)
     /// Refused (zlib), or given up (the inflater): damaged, cut short, or not judged.
@@ -15,7 +16,7 @@ package enum InflateCheck {
   }
 
   /// How input is cut into pieces for the inflater.
-  package enum Pieces: Sendable {
+  public enum Pieces: Sendable {
     case whole
     case bytes
     case random(seed: UInt64)
@@ -30,7 +31,7 @@ package enum InflateCheck {
   }
 
   /// The inflater on `input`, fed in `pieces`, into output rooms of `room` bytes.
-  package static func inflater(
+  public static func inflater(
     _ input: [UInt8], pieces: Pieces = .whole, room: Int = 1 << 30, capacity: Int = 1 << 24
   ) -> Outcome {
     var out = [UInt8](repeating: 0, count: max(capacity, 1))
@@ -47,7 +48,7 @@ package enum InflateCheck {
   }
 
   /// zlib's raw inflate (windowBits -15) on `input`, in one call.
-  package static func zlib(_ input: [UInt8], capacity: Int = 1 << 24) -> Outcome {
+  public static func zlib(_ input: [UInt8], capacity: Int = 1 << 24) -> Outcome {
     var out = [UInt8](repeating: 0, count: max(capacity, 1))
     var length = 0
     var used = 0
@@ -64,7 +65,7 @@ package enum InflateCheck {
   /// Both on `input`, compared in C: `agrees` is false when the inflater accepted what zlib
   /// refused, or gave other bytes or another end. `outcome`: 0 both accepted, 1 both refused, 2 the
   /// inflater gave up on what zlib accepted, 3 past the capacity.
-  package static func differential(
+  public static func differential(
     _ input: [UInt8], pieces: Pieces, room: Int, capacity: Int = 1 << 22
   ) -> (agrees: Bool, outcome: Int32) {
     var outcome: Int32 = -1

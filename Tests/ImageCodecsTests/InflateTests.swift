@@ -1,6 +1,6 @@
 import FixtureSupport
 import Foundation
-import ImageCodecs
+@_spi(Fuzzing) import ImageCodecs
 import Testing
 
 /// imgfetch's own raw DEFLATE decoder (`imc_inflate.c`, which the PNG image-data path inflates with)

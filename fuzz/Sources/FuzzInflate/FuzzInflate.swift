@@ -1,4 +1,4 @@
-import ImageCodecs
+@_spi(Fuzzing) import ImageCodecs
 
 /// libFuzzer entry point, differential: the input (but its last byte) is raw DEFLATE data, inflated
 /// by imgfetch's own inflater (`imc_inflate.c`, the PNG image-data path's) and by zlib's raw inflate.
