@@ -26,6 +26,8 @@ let package = Package(
       name: "FuzzProgressive", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(
       name: "FuzzPNGRows", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
+    // imgfetch's own inflater against zlib's raw inflate, directly on raw DEFLATE data.
+    .executableTarget(name: "FuzzInflate", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(name: "FuzzParseJSON", dependencies: [.product(name: "ParseFetch", package: "imgfetch")]),
   ],
   swiftLanguageModes: [.v6]

@@ -3,8 +3,11 @@
  * Why: libpng as Debian builds it undoes the row filters in plain C, one byte at a time; on a photo
  * (mostly Paeth rows) that is about half of the decode, more than zlib's inflate. Here the filters
  * of 3- to 8-byte pixels run on SSE2, a pixel's bytes at once, a validation (no pixels wanted)
- * skips them altogether (only the filter type byte can be wrong, and it is checked), zlib inflates
- * raw deflate data 256 KiB at a time, and its wrapper and Adler-32 (on SSE2) are checked here.
+ * skips them altogether (only the filter type byte can be wrong, and it is checked), the raw deflate
+ * data is inflated 256 KiB at a time by imgfetch's own inflater (imc_inflate.c: some 1.6-1.8x
+ * zlib 1.2.13's inflate on the corpus photos, whose inflate was 52-70% of a thumbnail's time), and
+ * zlib's wrapper and Adler-32 (on SSE2) are checked here. zlib itself stays for the CRCs and for
+ * libpng.
  *
  * Sub, Avg and Paeth wait on the pixel to the left (latency-bound: some 14 cycles a pixel for Paeth
  * on one row, the CPU mostly idle), so a row with one of them is undone together with the rows
@@ -20,7 +23,9 @@
  * One verdict: this path only *accepts* what libpng decodes without an error: every IDAT's CRC
  * right and its length within libpng's limit, zlib's stream sound (header as zlib takes it for
  * libpng, codes, Adler-32; its window the full 32 KiB, so that no verdict depends on how the calls
- * to inflate are cut) and ending exactly with the last row at the end of an IDAT, every filter type
+ * to inflate are cut; the inflater accepts only deflate data zlib's raw inflate accepts, with its
+ * bytes, and gives up on the rest, including incomplete codes zlib tolerates) and ending exactly
+ * with the last row at the end of an IDAT, every filter type
  * known, then IEND, empty, with its CRC. On anything else (damage, data cut short, extra data, any
  * other chunk after the image data, a palette index past the palette) it gives up and the caller
  * decodes the file again with libpng, whose verdict and message stand. Both decode the same rows the
@@ -28,6 +33,7 @@
  * few more of them before a damaged file fails than libpng alone, which inflates in its own pieces).
  */
 #include "imc_internal.h"
+#include "imc_inflate.h"
 #include "imc_png_fast.h"
 
 #include <stdlib.h>
@@ -40,16 +46,15 @@
 
 /* Bytes past the last row that the vector filters may read and write back unchanged. */
 #define ROW_PADDING 16
-/* Rows are inflated this many bytes at a time (at least two rows): zlib's fast loop stops short of
- * the end of each output buffer and copies every call's output into its window, so one row per
- * call cost a fifth more inflate time than larger pieces (11-19% on the corpus PNGs). */
+/* Rows are inflated this many bytes at a time (at least two rows): the inflater's fast loop stops
+ * short of the end of each output room and copies every call's last 32 KiB into its history (zlib's
+ * did the same: one row per call cost it a fifth more inflate time, 11-19% on the corpus PNGs). */
 #define INFLATE_PIECE ((size_t)256 << 10)
 
 enum { PHASE_DATA, PHASE_CRC, PHASE_HEADER, PHASE_IEND_CRC };
 
 struct imc_png_fast {
-  z_stream zlib;
-  int zlib_ready;
+  imc_inflate *inflater; /* raw deflate (imc_inflate.c), between zlib's wrapper read here */
   uint32_t width, height;
   int samples;           /* per pixel in the file: 1 gray or palette, 2 gray+alpha, 3 RGB, 4 RGBA */
   int sample_bytes;      /* 1, or 2 for 16 bits (of which the output keeps the high byte) */
@@ -69,11 +74,11 @@ struct imc_png_fast {
   uint32_t first_row;    /* the image row in the first slot */
   uint32_t row;          /* rows handed out */
   int stream_ended;      /* the zlib stream ended: deflate's end, then its Adler-32 checked */
-  /* zlib's wrapper, read here: inflate runs on the raw deflate data between (see inflate_some). */
+  /* zlib's wrapper, read here: the inflater runs on the raw deflate data between (see inflate_some). */
   uint8_t wrapper[4];    /* the two header bytes, then the four of the Adler-32 */
   int wrapper_count;
   int header_read;
-  int deflate_ended;     /* inflate reported the end of the deflate data: the Adler-32 follows */
+  int deflate_ended;     /* the inflater reported the end of the deflate data: the Adler-32 follows */
   uint32_t adler;        /* of the image data inflated so far */
   int phase;
   uint32_t chunk_left;   /* of the IDAT being read */
@@ -166,9 +171,9 @@ imc_png_fast *imc_png_fast_create(const imc_png_fast_image *image) {
   fast->slots = fast->buffers + fast->row_total;
   /* Raw deflate with zlib's full window: the wrapper (header and Adler-32) is checked here, the
    * Adler-32 on SSE2 (zlib's own is a quarter as fast, some 5% of a PNG's decode). */
-  if (inflateInit2(&fast->zlib, -15) != Z_OK) goto refuse;
+  fast->inflater = imc_inflate_create();
+  if (!fast->inflater) goto refuse;
   fast->adler = 1;
-  fast->zlib_ready = 1;
   fast->phase = PHASE_DATA;
   fast->chunk_left = image->first_length;
   if (image->first_length > fast->idat_limit) goto refuse;
@@ -181,7 +186,7 @@ refuse:
 
 void imc_png_fast_destroy(imc_png_fast *fast) {
   if (!fast) return;
-  if (fast->zlib_ready) inflateEnd(&fast->zlib);
+  imc_inflate_destroy(fast->inflater);
   free(fast->buffers);
   free(fast);
 }
@@ -736,58 +741,69 @@ static int wrapper_header_taken(const uint8_t *header) {
   return method == 0x78 && ((method << 8) | flags) % 31 == 0 && !(flags & 0x20);
 }
 
+/* One byte of zlib's wrapper after the deflate data: the Adler-32's, big-endian. 0 to give up. */
+static int adler_byte(imc_png_fast *fast, uint8_t byte) {
+  if (fast->wrapper_count == 4) return 0; /* image data after zlib's stream */
+  fast->wrapper[fast->wrapper_count++] = byte;
+  if (fast->wrapper_count == 4) {
+    uint32_t expected = (uint32_t)fast->wrapper[0] << 24 | (uint32_t)fast->wrapper[1] << 16 |
+                        (uint32_t)fast->wrapper[2] << 8 | fast->wrapper[3];
+    if (expected != fast->adler) return 0; /* zlib: "incorrect data check" */
+    fast->stream_ended = 1;
+  }
+  return 1;
+}
+
 /* Inflates what the current IDAT holds of input[*position...]: into the row being made, or after
  * the last row into a byte that must stay unwritten. 1 went on, 0 give up. */
 static int inflate_some(imc_png_fast *fast, const uint8_t *input, size_t available, size_t *consumed) {
-  z_stream *zlib = &fast->zlib;
   uint8_t extra;
   int rows_done = inflated_bytes(fast) == image_data_bytes(fast);
   /* The wrapper's header, then after the deflate data its Adler-32 (big-endian), byte by byte. */
   if (!fast->header_read || fast->deflate_ended) {
-    fast->wrapper[fast->wrapper_count++] = input[0];
     *consumed = 1;
-    if (!fast->header_read && fast->wrapper_count == 2) {
+    if (fast->deflate_ended) return adler_byte(fast, input[0]);
+    fast->wrapper[fast->wrapper_count++] = input[0];
+    if (fast->wrapper_count == 2) {
       if (!wrapper_header_taken(fast->wrapper)) return 0;
       fast->header_read = 1;
       fast->wrapper_count = 0;
-    } else if (fast->deflate_ended && fast->wrapper_count == 4) {
-      uint32_t expected = (uint32_t)fast->wrapper[0] << 24 | (uint32_t)fast->wrapper[1] << 16 |
-                          (uint32_t)fast->wrapper[2] << 8 | fast->wrapper[3];
-      if (expected != fast->adler) return 0; /* zlib: "incorrect data check" */
-      fast->stream_ended = 1;
     }
     return 1;
   }
-  zlib->next_in = (Bytef *)(uintptr_t)input;
-  zlib->avail_in = available > 0x40000000u ? 0x40000000u : (uInt)available;
-  uInt offered = zlib->avail_in;
+  /* The output room: the rest of the slots (which the inflater may fill with scratch past what it
+   * produced; no row there is made yet), or one byte that must stay unwritten. */
+  uint8_t *out;
+  size_t room;
   if (rows_done) {
-    zlib->next_out = &extra;
-    zlib->avail_out = 1;
+    out = &extra;
+    room = 1;
   } else {
     uint64_t left = image_data_bytes(fast) - inflated_bytes(fast);
-    size_t wanted = (size_t)fast->slot_count * fast->row_total - fast->fill;
-    if (wanted > left) wanted = (size_t)left;
-    zlib->next_out = fast->slots + fast->fill;
-    zlib->avail_out = (uInt)wanted;
+    room = (size_t)fast->slot_count * fast->row_total - fast->fill;
+    if (room > left) room = (size_t)left;
+    out = fast->slots + fast->fill;
   }
-  uInt room = zlib->avail_out;
-  int result = inflate(zlib, Z_NO_FLUSH);
-  *consumed = offered - zlib->avail_in;
-  size_t produced = room - zlib->avail_out;
-  if (result != Z_OK && result != Z_STREAM_END && result != Z_BUF_ERROR) return 0;
+  size_t produced = 0;
+  int result = imc_inflate_run(fast->inflater, input, available, 0, out, room, consumed, &produced);
+  if (result == IMC_INFLATE_GIVE_UP) return 0;
   if (rows_done) {
     if (produced) return 0; /* more image data than the image has */
   } else {
     fast->adler = adler_update(fast->adler, fast->slots + fast->fill, produced);
     fast->fill += produced;
   }
-  if (result == Z_STREAM_END) {
+  if (result == IMC_INFLATE_END) {
     fast->deflate_ended = 1; /* the Adler-32 comes next */
     /* The stream ended: it must be with the last row. */
     if (inflated_bytes(fast) != image_data_bytes(fast)) return 0;
+    /* The inflater's bit buffer took up to 8 bytes past the deflate data: the Adler-32 begins there. */
+    uint8_t after[8];
+    int count = imc_inflate_extra(fast->inflater, after);
+    for (int i = 0; i < count; i++)
+      if (!adler_byte(fast, after[i])) return 0;
   }
-  if (*consumed == 0 && produced == 0 && result != Z_STREAM_END) return 0; /* no progress: never expected */
+  if (*consumed == 0 && produced == 0 && result != IMC_INFLATE_END) return 0; /* no progress: never expected */
   return 1;
 }
 

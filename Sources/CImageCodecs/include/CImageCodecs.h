@@ -146,6 +146,20 @@ void imc_decoder_close(imc_decoder *decoder);
 /* On the calling thread: the PNG images imgfetch's own image-data path (imc_png_fast.c) decoded to
  * their end, and those it gave up on, handing them to libpng (tests see which path ran). */
 void imc_png_rows_counts(uint64_t *finished, uint64_t *given_up);
+/* Tests and fuzzing of imgfetch's own raw DEFLATE decoder (imc_inflate.c, the PNG path's inflater)
+ * beside zlib's raw inflate (imc_inflate_check.c). imc_inflate_check: `input` in pieces (`pieces` 0:
+ * all at once, 1: a byte at a time, else a seed of random sizes), into output rooms of `room` bytes,
+ * at most `capacity` in all; 0 accepted (the stream ended), 3 gave up, -1 past the capacity; *used:
+ * input bytes up to the stream's end. imc_inflate_zlib: the same with zlib, 1 accepted, 0 refused,
+ * -1 past the capacity. imc_inflate_differential: both; 1 when the inflater accepted what zlib did
+ * not, or with other bytes or another end; *outcome 0 both accepted, 1 both refused, 2 the inflater
+ * gave up on what zlib accepted, 3 past the capacity. */
+int32_t imc_inflate_check(const uint8_t *input, size_t length, uint64_t pieces, size_t room, uint8_t *out,
+                          size_t capacity, size_t *out_length, size_t *used);
+int32_t imc_inflate_zlib(const uint8_t *input, size_t length, uint8_t *out, size_t capacity, size_t *out_length,
+                         size_t *used);
+int32_t imc_inflate_differential(const uint8_t *input, size_t length, uint64_t pieces, size_t room, size_t capacity,
+                                 int32_t *outcome);
 /* This thread's counts of imgfetch's progressive JPEG decoder (imc_jpeg_progressive.c) since the
  * thread started: scans it decoded, decodes it gave up on (libjpeg decoded them again), and images
  * whose output it made from DC coefficients alone (1/8 scale, libjpeg's buffers unused). */
