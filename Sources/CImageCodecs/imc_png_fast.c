@@ -1,4 +1,4 @@
-/* imc_png_fast.c: the image data of a plain PNG without libpng's row reader.
+/* imc_png_fast.c: the image data of a PNG (8 or 16 bits, plain or Adam7) without libpng's row reader.
  *
  * Why: libpng as Debian builds it undoes the row filters in plain C, one byte at a time; on a photo
  * (mostly Paeth rows) that is about half of the decode, more than zlib's inflate. Here the filters
@@ -14,18 +14,29 @@
  * marked undone and only converted when handed out; every row's filter type byte is still checked
  * as it is handed out, so which rows are taken, and the verdict, do not depend on the grouping.
  *
+ * Adam7: the seven passes' reduced images come one after the other in the image data, each row with
+ * its filter type byte and under the previous row of its own pass (a pass without pixels, in a small
+ * image, has no bytes at all). They are read as seven small images: the slots stop at each pass's
+ * last row and the row above its first is zeros, so the wavefront, the conversions, the Adler-32
+ * and the checks are the plain image's. Each converted pass row's pixels go to their places in the
+ * whole output image (the last pass's rows are whole ones, converted in place); the caller hands
+ * the rows out only when the path is done, as libpng's interlace handling completes rows only in
+ * the last pass. 2-core thumbnails of the interlaced p06 (4 MP RGB): 66 -> 46 ms each.
+ *
  * What stays libpng's: every chunk before the first IDAT (IHDR, PLTE, tRNS, iCCP, eXIf, and all its
  * checks), read by png_read_info or its progressive reader before this path starts.
  *
  * One verdict: this path only *accepts* what libpng decodes without an error: every IDAT's CRC
- * right and its length within libpng's limit, zlib's stream sound (header as zlib takes it for
- * libpng, codes, Adler-32; its window the full 32 KiB, so that no verdict depends on how the calls
- * to inflate are cut) and ending exactly with the last row at the end of an IDAT, every filter type
- * known, then IEND, empty, with its CRC. On anything else (damage, data cut short, extra data, any
- * other chunk after the image data, a palette index past the palette) it gives up and the caller
- * decodes the file again with libpng, whose verdict and message stand. Both decode the same rows the
- * same way, so rows handed out before giving up are rows libpng produces (a stream may hand out a
- * few more of them before a damaged file fails than libpng alone, which inflates in its own pieces).
+ * right and its length within libpng's limit (higher for an interlaced image), zlib's stream sound
+ * (header as zlib takes it for libpng, codes, Adler-32; its window the full 32 KiB, so that no
+ * verdict depends on how the calls to inflate are cut) and ending exactly with the last row (of the
+ * last pass) at the end of an IDAT, every filter type known, then IEND, empty, with its CRC. On
+ * anything else (damage, data cut short, extra data, any other chunk after the image data, a
+ * palette index past the palette) it gives up and the caller decodes the file again with libpng,
+ * whose verdict and message stand. Both decode the same rows the same way, so rows handed out
+ * before giving up are rows libpng produces (a stream may hand out a few more of them before a
+ * damaged file fails than libpng alone, which inflates in its own pieces; an interlaced image's
+ * rows are not handed out before the end at all).
  */
 #include "imc_internal.h"
 #include "imc_png_fast.h"

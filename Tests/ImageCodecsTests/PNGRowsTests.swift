@@ -3,13 +3,13 @@ import Foundation
 import ImageCodecs
 import Testing
 
-/// imgfetch's own PNG image-data path (`imc_png_fast.c`: a plain PNG's IDAT chunks inflated, the
-/// row filters undone on SSE2) must be invisible: for every input, every source (memory, a file, a
+/// imgfetch's own PNG image-data path (`imc_png_fast.c`: a PNG's IDAT chunks inflated, plain or
+/// Adam7-interlaced, the row filters undone on SSE2) must be invisible: for every input, every source (memory, a file, a
 /// validation, a stream in random pieces) and every output format, the same verdict, the same error
 /// message and the same pixels as libpng reading the rows itself (`libpngOnly`).
 ///
 /// The inputs: every PNG fixture, the generated files of `Fixtures/png-rows` (every colour type at 8
-/// and 16 bits, each filter type, many IDAT chunks), every truncation of some of them, and damaged
+/// and 16 bits, each filter type, many IDAT chunks, and the same interlaced), every truncation of some of them, and damaged
 /// copies whose CRCs were made right again, so that zlib and the filters meet the damage.
 @Suite(.serialized) struct PNGRowsTests {
   typealias Outcome = EighthScaleDecoderTests.Outcome
@@ -94,7 +94,8 @@ import Testing
       let bytes = try VerdictProofTests.read(url)
       let name = url.lastPathComponent
       let before = PNGRowsCounts.current()
-      var taken = 0, images = 0
+      var taken = 0
+      var images = 0
       for format in PixelFormatRequest.allCases {
         let expected = Outcome(StreamingDecoderTests.oneCall(bytes, options: Self.options(format, libpngOnly: true)))
         // libpng alone refuses some requests (RGB from a palette with tRNS): everyPNGFixture... compares those verdicts
