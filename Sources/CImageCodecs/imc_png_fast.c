@@ -21,22 +21,22 @@
  * and the checks are the plain image's. Each converted pass row's pixels go to their places in the
  * whole output image (the last pass's rows are whole ones, converted in place); the caller hands
  * the rows out only when the path is done, as libpng's interlace handling completes rows only in
- * the last pass. 2-core thumbnails of the interlaced p06 (4 MP RGB): 66 -> 46 ms each.
+ * the last pass (so none is handed out before giving up). Its IDATs may be longer (libpng's limit
+ * counts 6 more bytes a row), and its data must end with the last row of the last pass that has
+ * pixels. 2-core thumbnails of the interlaced p06 (4 MP RGB): 66 -> 46 ms each.
  *
  * What stays libpng's: every chunk before the first IDAT (IHDR, PLTE, tRNS, iCCP, eXIf, and all its
  * checks), read by png_read_info or its progressive reader before this path starts.
  *
  * One verdict: this path only *accepts* what libpng decodes without an error: every IDAT's CRC
- * right and its length within libpng's limit (higher for an interlaced image), zlib's stream sound
- * (header as zlib takes it for libpng, codes, Adler-32; its window the full 32 KiB, so that no
- * verdict depends on how the calls to inflate are cut) and ending exactly with the last row (of the
- * last pass) at the end of an IDAT, every filter type known, then IEND, empty, with its CRC. On
- * anything else (damage, data cut short, extra data, any other chunk after the image data, a
- * palette index past the palette) it gives up and the caller decodes the file again with libpng,
- * whose verdict and message stand. Both decode the same rows the same way, so rows handed out
- * before giving up are rows libpng produces (a stream may hand out a few more of them before a
- * damaged file fails than libpng alone, which inflates in its own pieces; an interlaced image's
- * rows are not handed out before the end at all).
+ * right and its length within libpng's limit, zlib's stream sound (header as zlib takes it for
+ * libpng, codes, Adler-32; its window the full 32 KiB, so that no verdict depends on how the calls
+ * to inflate are cut) and ending exactly with the last row at the end of an IDAT, every filter type
+ * known, then IEND, empty, with its CRC. On anything else (damage, data cut short, extra data, any
+ * other chunk after the image data, a palette index past the palette) it gives up and the caller
+ * decodes the file again with libpng, whose verdict and message stand. Both decode the same rows the
+ * same way, so rows handed out before giving up are rows libpng produces (a stream may hand out a
+ * few more of them before a damaged file fails than libpng alone, which inflates in its own pieces).
  */
 #include "imc_internal.h"
 #include "imc_png_fast.h"
