@@ -3,7 +3,9 @@
 takes (8 and 16 bits, gray, gray+alpha, RGB, RGBA, palette with and without tRNS), every filter type
 on every row pattern, odd widths, the image data split across many IDAT chunks (one of them empty,
 the stream's end alone in the last), chunks after the image data, and more image data than the
-path inflates at once. Deterministic: running it
+path inflates at once; and the same interlaced (Adam7, `adam7-*`): every colour type and depth at
+sizes 1x1 to 9x9 and one pixel wide or high (where some passes are empty), every filter type in
+each pass. Deterministic: running it
 again writes the same bytes. Python's standard library only (zlib, struct)."""
 import os
 import struct
@@ -67,14 +69,40 @@ def filtered(rows, samples, depth, pattern):
     return bytes(out)
 
 
-def write(name, width, height, colour_type, depth, pattern, palette=None, alpha=None, idat_size=None, after=b"", noise=16):
+# Adam7 (PNG spec 8.2): each pass's first column and row, and the steps between its pixels.
+ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+
+
+def interlaced(rows, samples, depth, pattern):
+    """The seven passes' reduced images one after the other, each filtered on its own (the row above
+    a pass row is the previous row of the same pass); a pass with no pixels has no bytes at all.
+    Pass p's row j gets the pattern's filter p + j, so that small passes see every filter type too."""
+    out = b""
+    for number, (x0, y0, dx, dy) in enumerate(ADAM7):
+        reduced = []
+        for row in rows[y0::dy]:
+            picked = []
+            for x in range(x0, len(row) // samples, dx):
+                picked += row[x * samples : (x + 1) * samples]
+            reduced.append(picked)
+        if not reduced or not reduced[0]:
+            continue
+        rotated = pattern[number % len(pattern) :] + pattern[: number % len(pattern)]
+        out += filtered(reduced, samples, depth, rotated)
+    return out
+
+
+def write(name, width, height, colour_type, depth, pattern, palette=None, alpha=None, idat_size=None, after=b"", noise=16,
+          interlace=0):
     samples = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour_type]
     rows = pixels(width, height, samples, depth, seed=len(name), noise=noise)
     if colour_type == 3:
         rows = [[v % len(palette) for v in row] for row in rows]
-    stream = zlib.compress(filtered(rows, samples, depth, pattern), 9)
+    image_data = interlaced(rows, samples, depth, pattern) if interlace else filtered(rows, samples, depth, pattern)
+    stream = zlib.compress(image_data, 9)
     assert stream[0] >> 4 == 7  # the full 32 KiB window
-    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0))
+    data = b"\x89PNG\r\n\x1a\n" + chunk(
+        b"IHDR", struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, interlace))
     if palette:
         data += chunk(b"PLTE", bytes(c for entry in palette for c in entry))
     if alpha:
@@ -147,6 +175,31 @@ def main():
     # More image data than imgfetch inflates at once (256 KiB): rows carried over between pieces.
     write("rgb8-tall.png", 400, 700, 2, 8, every, noise=255)
     wavefront_files(palette)
+    adam7_files(palette)
+
+
+def adam7_files(palette):
+    """Interlaced: every colour type and depth the path takes, at every size from 1x1 to 9x9 that
+    empties some pass (1xN, Nx1, squares), larger ones with every filter type in each pass and many
+    IDAT chunks, and one with more image data than the path inflates at once."""
+    kinds = [("gray8", 0, 8), ("gray16", 0, 16), ("grayalpha8", 4, 8), ("grayalpha16", 4, 16), ("rgb8", 2, 8),
+             ("rgba8", 6, 8), ("rgb16", 2, 16), ("rgba16", 6, 16), ("palette", 3, 8), ("palette-alpha", 3, 8)]
+    sizes = [(1, 1), (1, 9), (9, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7), (8, 8), (9, 9), (3, 7), (10, 5)]
+    every = [0, 1, 2, 3, 4, 4, 3, 1, 2, 0, 4]
+    alpha = [(i * 17) % 256 for i in range(120)]
+    for label, colour_type, depth in kinds:
+        extra = {}
+        if colour_type == 3:
+            extra = {"palette": palette, "alpha": alpha if label == "palette-alpha" else None}
+        for width, height in sizes:
+            write(f"adam7-{label}-{width}x{height}.png", width, height, colour_type, depth, every, interlace=1, **extra)
+        # Every pass at least five rows high: every filter type in each (the pattern is rotated per pass).
+        write(f"adam7-{label}-mixed.png", 37, 45, colour_type, depth, [0, 1, 2, 3, 4], interlace=1,
+              idat_size=53, **extra)
+    write("adam7-rgb8-text-after-data.png", 20, 10, 2, 8, every, interlace=1,
+          after=chunk(b"tEXt", b"Comment\x00after the image data"))
+    # More than 256 KiB of image data, so passes 6 and 7 are inflated in several pieces.
+    write("adam7-rgb8-tall.png", 300, 700, 2, 8, every, noise=255, interlace=1)
 
 
 if __name__ == "__main__":

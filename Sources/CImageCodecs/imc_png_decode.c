@@ -377,7 +377,7 @@ int32_t imc_png_open(imc_decoder *decoder, imc_status *status) {
 /* The fast path on this image's data (imc_png_fast.c), or NULL when it does not take the image.
  * libpng has read everything before the first IDAT, whose header is the last thing it read; the
  * image's facts are the ones `describe` kept from before libpng rewrote them for the output. */
-static imc_png_fast *start_fast(struct imc_png_session *session, uint32_t first_length) {
+static imc_png_fast *start_fast(struct imc_png_session *session, uint32_t first_length, size_t stride) {
   const imc_info *info = &session->decoder->info;
   imc_png_fast_image image = {0};
   image.width = info->width;
@@ -386,6 +386,7 @@ static imc_png_fast *start_fast(struct imc_png_session *session, uint32_t first_
   image.color_type = info->color_type;
   image.interlaced = info->interlaced;
   image.layout = info->output_layout;
+  image.stride = stride;
   image.first_length = first_length;
   image.palette = session->palette;
   image.palette_entries = session->palette_entries;
@@ -422,7 +423,7 @@ static void push_info(png_structp png, png_infop info) {
     /* The IDAT's header is the last thing fed (pieces never span chunks): the feed framer holds it. */
     uint64_t length = session->feed.next_chunk - session->feed.chunk_start - 12;
     if (session->feed.chunk_start == session->fed && length <= 0x7fffffffu)
-      session->fast = start_fast(session, (uint32_t)length);
+      session->fast = start_fast(session, (uint32_t)length, stream->row_bytes);
   }
   if (!session->fast) stream->retain = 0;
 }
@@ -502,7 +503,10 @@ static int32_t pump_fast(imc_decoder *decoder, imc_status *status) {
   imc_stream *stream = decoder->stream;
   for (;;) {
     if (stream->retain_overflow) return start_over(session, status) == IMC_OK ? 1 : status->code;
-    if (imc_stream_free_rows(stream) == 0) {
+    /* An interlaced image goes into the whole-image buffer (imc_stream_prepare_rows), handed out at
+     * the end: no room to wait for, and asking for room would grow that buffer past the image. */
+    int whole_image = decoder->info.interlaced;
+    if (!whole_image && imc_stream_free_rows(stream) == 0) {
       if (!stream->unbounded) return 0;
       session->allocation_failed = 1;
       imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory for the rows");
@@ -511,7 +515,7 @@ static int32_t pump_fast(imc_decoder *decoder, imc_status *status) {
     size_t used = 0;
     int result = imc_png_fast_step(session->fast, stream->input + stream->input_start,
                                    stream->input_length - stream->input_start, stream->eof, &used,
-                                   imc_stream_slot(stream, 0));
+                                   whole_image ? imc_stream_image_row(stream, 0) : imc_stream_slot(stream, 0));
     stream->input_start += used;
     switch (result) {
     case IMC_PNG_FAST_ROW: imc_stream_commit_rows(stream, 1); continue;
@@ -519,6 +523,7 @@ static int32_t pump_fast(imc_decoder *decoder, imc_status *status) {
     case IMC_PNG_FAST_DONE:
       imc_png_fast_destroy(session->fast);
       session->fast = NULL;
+      if (whole_image) imc_stream_image_complete(stream);
       stream->retain = 0;
       session->ended = 1;
       return 0;
@@ -666,7 +671,7 @@ static int fast_pull(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, im
   if (framer->fill != 0 || framer->position != framer->chunk_start + 8) return 0;
   uint64_t length = framer->next_chunk - framer->chunk_start - 12;
   if (length > 0x7fffffffu) return 0;
-  imc_png_fast *fast = start_fast(session, (uint32_t)length);
+  imc_png_fast *fast = start_fast(session, (uint32_t)length, row_bytes);
   if (!fast) return 0;
   imc_source *source = &decoder->source;
   uint8_t *buffer = NULL;

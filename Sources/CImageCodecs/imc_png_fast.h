@@ -20,8 +20,9 @@ enum {
 typedef struct {
   uint32_t width, height;
   int bit_depth, color_type; /* the IHDR's */
-  int interlaced;
+  int interlaced;            /* Adam7 */
   int32_t layout;            /* IMC_LAYOUT_* of the output rows */
+  size_t stride;             /* an interlaced image's output rows are this many bytes apart */
   const uint8_t *palette;    /* PLTE as RGB triples (palette images) */
   int palette_entries;
   const uint8_t *alpha;      /* tRNS of a palette image, and its entry count; NULL/0 when none */
@@ -30,13 +31,16 @@ typedef struct {
   uint32_t first_length;     /* the first IDAT's length (its header has been read) */
 } imc_png_fast_image;
 
-/* The fast path for this image, or NULL when it is not one it decodes exactly as libpng (interlaced,
- * under 8 bits, a tRNS colour key, a 16-bit or RGB-to-gray output, ...) or memory ran out. */
+/* The fast path for this image, or NULL when it is not one it decodes exactly as libpng (under 8
+ * bits, a tRNS colour key, a 16-bit or RGB-to-gray output, ...) or memory ran out. */
 imc_png_fast *imc_png_fast_create(const imc_png_fast_image *image);
 
 /* Decodes from input[0, length) until a row is complete (written to `row` unless it is NULL), the
  * bytes run short (`eof` zero: more may come; call again with the bytes from *used on), or the end.
- * *used is how many bytes it consumed. */
+ * *used is how many bytes it consumed. An interlaced image's rows are only complete at the end:
+ * `row` is then the whole image's first row (the others `stride` bytes apart, the same buffer on
+ * every call, which may move between calls with its contents), each pass's pixels are put in their
+ * places as they are decoded, and no step returns IMC_PNG_FAST_ROW. */
 int imc_png_fast_step(imc_png_fast *fast, const uint8_t *input, size_t length, int eof, size_t *used, uint8_t *row);
 
 void imc_png_fast_destroy(imc_png_fast *fast);

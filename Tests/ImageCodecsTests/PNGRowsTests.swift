@@ -3,13 +3,13 @@ import Foundation
 import ImageCodecs
 import Testing
 
-/// imgfetch's own PNG image-data path (`imc_png_fast.c`: a plain PNG's IDAT chunks inflated, the
-/// row filters undone on SSE2) must be invisible: for every input, every source (memory, a file, a
+/// imgfetch's own PNG image-data path (`imc_png_fast.c`: a PNG's IDAT chunks inflated, plain or
+/// Adam7-interlaced, the row filters undone on SSE2) must be invisible: for every input, every source (memory, a file, a
 /// validation, a stream in random pieces) and every output format, the same verdict, the same error
 /// message and the same pixels as libpng reading the rows itself (`libpngOnly`).
 ///
 /// The inputs: every PNG fixture, the generated files of `Fixtures/png-rows` (every colour type at 8
-/// and 16 bits, each filter type, many IDAT chunks), every truncation of some of them, and damaged
+/// and 16 bits, each filter type, many IDAT chunks, and the same interlaced), every truncation of some of them, and damaged
 /// copies whose CRCs were made right again, so that zlib and the filters meet the damage.
 @Suite(.serialized) struct PNGRowsTests {
   typealias Outcome = EighthScaleDecoderTests.Outcome
@@ -79,6 +79,76 @@ import Testing
     #expect(Self.generated.count >= 55)
   }
 
+  /// Adam7 (the `adam7-*` files: every colour type and depth the path takes, 1x1 to 9x9 and one pixel
+  /// wide or high, so that some passes are empty, every filter type in each pass, many IDATs): in
+  /// every output format, from memory, from a file and streamed in random pieces, libpng's own
+  /// pixels; the path never gives up on one, and finishes each RGB(A) decode and validation itself.
+  @Test func interlacedFilesGiveLibpngsPixelsInEveryFormat() async throws {
+    let files = Self.generated.filter {
+      $0.lastPathComponent.hasPrefix("adam7-") && !$0.lastPathComponent.contains("after-data")
+    }
+    #expect(files.count == 141)
+    var problems: [String] = []
+    for (index, url) in files.enumerated() {
+      await Task.yield()
+      let bytes = try VerdictProofTests.read(url)
+      let name = url.lastPathComponent
+      let before = PNGRowsCounts.current()
+      var taken = 0
+      var images = 0
+      for format in PixelFormatRequest.allCases {
+        let expected = Outcome(StreamingDecoderTests.oneCall(bytes, options: Self.options(format, libpngOnly: true)))
+        // libpng alone refuses some requests (RGB from a palette with tRNS): everyPNGFixture... compares those verdicts
+        guard case .image = expected else { continue }
+        images += 1
+        let ours = Self.options(format, libpngOnly: false)
+        let before = PNGRowsCounts.current()
+        var decoded: [(String, Outcome)] = [
+          ("memory", Outcome(StreamingDecoderTests.oneCall(bytes, options: ours))),
+          ("file", Outcome(Self.decodeFile(url.path, options: ours))),
+        ]
+        for maxChunk in [5, 64, 4_000] {
+          let streamed = StreamingDecoderTests.stream(
+            bytes, options: ours, seed: UInt64(index * 31 + maxChunk), maxChunk: maxChunk)
+          decoded.append(("stream in pieces up to \(maxChunk)", Outcome(streamed)))
+        }
+        let after = PNGRowsCounts.current()
+        if format == .rgba8 || format == .rgb8 {
+          taken += decoded.count
+          if after.finished - before.finished != decoded.count { problems.append("\(name) \(format): not the path") }
+        }
+        for (source, image) in decoded where image != expected { problems.append("\(name) \(format) from \(source)") }
+      }
+      try ImageDecoder.validate(contentsOf: url.path)
+      let after = PNGRowsCounts.current()
+      if after.gaveUp != before.gaveUp { problems.append("\(name): the path gave up") }
+      if after.finished - before.finished < taken + 1 { problems.append("\(name): validation not by the path") }
+      if images < 3 { problems.append("\(name): only \(images) formats decoded") }
+    }
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  static func decodeFile(_ path: String, options: DecodeOptions) -> Result<Image, DecodeError> {
+    do throws(DecodeError) { return .success(try ImageDecoder.decode(contentsOf: path, options: options)) } catch {
+      return .failure(error)
+    }
+  }
+
+  /// PngSuite's interlaced images of 8 and 16 bits (basi*): the path finishes them as RGBA, with
+  /// libpng's pixels (their verdicts in every format: everyPNGFixtureDecodesAsLibpngAloneDoes).
+  @Test func pngSuiteInterlacedImagesAreThePaths() throws {
+    for name in ["basi0g08", "basi0g16", "basi2c08", "basi3p08", "basi4a08", "basi4a16", "basi6a08"] {
+      let url = Fixtures.root.appendingPathComponent("Fixtures/images/\(name).png")
+      let bytes = try VerdictProofTests.read(url)
+      let expected = try ImageDecoder.decode(bytes, options: Self.options(.rgba8, libpngOnly: true))
+      let before = PNGRowsCounts.current()
+      let image = try ImageDecoder.decode(bytes, options: Self.options(.rgba8, libpngOnly: false))
+      let after = PNGRowsCounts.current()
+      #expect(image == expected, "\(name)")
+      #expect(after.finished - before.finished == 1, "\(name): finished by the path")
+    }
+  }
+
   /// Unfiltered rows are right: the files of one colour type and depth hold the same pixels with
   /// every filter type (generate.py), so all five decode alike, and like the mixed-filter file's
   /// own libpng decode.
@@ -130,7 +200,10 @@ import Testing
 
   @Test func everyTruncationDecodesAsLibpngAloneDoes() async throws {
     var problems: [String] = []
-    for name in ["rgb8-many-idats.png", "rgba16-many-idats.png", "type6-8bit-mixed.png", "palette-alpha-mixed.png"] {
+    for name in [
+      "rgb8-many-idats.png", "rgba16-many-idats.png", "type6-8bit-mixed.png", "palette-alpha-mixed.png",
+      "adam7-rgb8-mixed.png", "adam7-grayalpha16-mixed.png", "adam7-palette-alpha-9x9.png", "adam7-rgba8-3x7.png",
+    ] {
       let bytes = try VerdictProofTests.read(Fixtures.root.appendingPathComponent("Fixtures/png-rows/\(name)"))
       for length in stride(from: 0, to: bytes.count + 1, by: max(1, bytes.count / 97)) {
         await Task.yield()
@@ -149,7 +222,8 @@ import Testing
     var generator = SplitMix(seed: 0x5EED)
     for name in [
       "rgb8-many-idats.png", "type2-16bit-mixed.png", "type4-8bit-mixed.png", "palette-alpha-mixed.png",
-      "rgb8-tall.png",
+      "rgb8-tall.png", "adam7-rgb8-mixed.png", "adam7-rgba16-mixed.png", "adam7-palette-alpha-mixed.png",
+      "adam7-gray8-9x9.png",
     ] {
       let original = try VerdictProofTests.read(Fixtures.root.appendingPathComponent("Fixtures/png-rows/\(name)"))
       for round in 0..<60 {
