@@ -841,7 +841,10 @@ static int decompress_beside_dc(j_decompress_ptr cinfo, JSAMPIMAGE output) {
 }
 
 /* Whether libjpeg's block smoothing re-estimates the component's DCs: it does when none of the AC
- * coefficients it estimates (zigzag 1 to 9) was sent at all. */
+ * coefficients it estimates (zigzag 1 to 9) was sent at all. libjpeg reads these bits from the
+ * current scans' latch; it would use the previous scan's only for output rows past
+ * last_good_iMCU_row, which needs a scan whose data ended early: a warning, on which a strict
+ * decode (the only kind this decoder runs in) has already failed. */
 static int dcs_smoothed(j_decompress_ptr cinfo, int c) {
   for (int k = 1; k <= 9; k++)
     if (cinfo->coef_bits[c][k] != -1) return 0;
