@@ -77,7 +77,7 @@ void imc_eighth_refill(bit_reader *reader) {
       memcpy(&word, reader->next, 8);
       word = __builtin_bswap64(word);
       int take = (64 - reader->count) >> 3;
-      if (!has_ff(word, take)) {
+      if (!imc_jpeg_has_ff(word, take)) {
         uint64_t kept = take >= 8 ? word : word & ~(~0ull >> (8 * take));
         reader->bits |= kept >> reader->count;
         reader->count += 8 * take;

@@ -26,12 +26,6 @@ typedef struct {
   imc_huffman_codes codes;       /* the canonical codes: longer ones are decoded from these */
 } huffman_table;
 
-/* The zigzag order, with 16 extra entries that absorb a run past the block's end as libjpeg's do. */
-static const uint8_t natural_order[64 + 16] = {
-    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13,
-    6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31,
-    39, 46, 53, 60, 61, 54, 47, 55, 62, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
-
 /* Bits of the scan, most significant first. Past a marker or the end of the bytes, zero bits are
  * supplied and counted (`padded`); reading into them is reading past the data. */
 typedef struct {
@@ -105,14 +99,6 @@ struct imc_eighth {
 
 /* ---- bits ---- */
 
-/* Whether any of the first `bytes` bytes (most significant first) of `word` is 0xFF. */
-static inline int has_ff(uint64_t word, int bytes) {
-  uint64_t inverted = ~word; /* FF bytes become zero */
-  uint64_t zero = (inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull;
-  uint64_t mask = bytes >= 8 ? ~0ull : ~(~0ull >> (8 * bytes));
-  return (zero & mask) != 0;
-}
-
 static inline void append_byte(bit_reader *reader, unsigned byte) {
   reader->bits |= (uint64_t)byte << (56 - reader->count);
   reader->count += 8;
@@ -168,7 +154,7 @@ static inline __attribute__((always_inline)) void fill(hot_bits *hot, bit_reader
     uint64_t word;
     memcpy(&word, hot->next, 8);
     word = __builtin_bswap64(word);
-    if (!has_ff(word, 8)) {
+    if (!imc_jpeg_has_ff(word, 8)) {
       int take = (63 - hot->count) >> 3;
       hot->bits |= (word & ~(~0ull >> (8 * take))) >> hot->count;
       hot->count += 8 * take;
@@ -234,7 +220,7 @@ static inline __attribute__((always_inline)) int decode_block(hot_bits *hot, bit
       int run = symbol >> 4, magnitude = symbol & 15;
       if (magnitude) {
         k += run;
-        block[natural_order[k]] = (JCOEF)extend(take_bits(hot, magnitude), magnitude);
+        block[imc_jpeg_natural_order[k]] = (JCOEF)extend(take_bits(hot, magnitude), magnitude);
       } else {
         if (run != 15) break;
         k += 15;

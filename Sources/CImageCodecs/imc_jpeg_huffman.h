@@ -1,6 +1,7 @@
-/* A JPEG Huffman table's canonical codes (T.81 Annex C), shared by imgfetch's own entropy decoders
- * (imc_jpeg_eighth.c, imc_jpeg_progressive.c): each builds its fast lookup tables on top of them and
- * decodes a code longer than those tables resolve here. Internal to CImageCodecs. */
+/* What imgfetch's own JPEG entropy decoders (imc_jpeg_eighth.c, imc_jpeg_progressive.c) share: a
+ * Huffman table's canonical codes (T.81 Annex C), on which each builds its fast lookup tables and
+ * with which it decodes a code longer than those resolve; the zigzag order; the test for a 0xFF
+ * byte that lets a bit reader take eight bytes at once. Internal to CImageCodecs. */
 #ifndef IMC_JPEG_HUFFMAN_H
 #define IMC_JPEG_HUFFMAN_H
 
@@ -31,6 +32,19 @@ static inline int imc_huffman_decode_long(const imc_huffman_codes *codes, uint64
     }
   }
   return -1;
+}
+
+/* Zigzag order with 16 extra entries (63), as libjpeg's jpeg_natural_order has them: a run past a
+ * block's end lands on its last coefficient. */
+extern const uint8_t imc_jpeg_natural_order[64 + 16];
+
+/* Whether any of the first `bytes` bytes (most significant first) of `word` is 0xFF. It may also
+ * say so when the byte after them is 0xFF (a borrow): the slower path, never a wrong answer. */
+static inline int imc_jpeg_has_ff(uint64_t word, int bytes) {
+  uint64_t inverted = ~word; /* FF bytes become zero */
+  uint64_t zero = (inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull;
+  uint64_t mask = bytes >= 8 ? ~0ull : ~(~0ull >> (8 * bytes));
+  return (zero & mask) != 0;
 }
 
 #endif

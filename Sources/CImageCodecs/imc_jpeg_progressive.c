@@ -68,12 +68,6 @@ typedef struct {
   int built;
 } table;
 
-/* Zigzag order with 16 extra entries, as libjpeg's jpeg_natural_order has them. */
-static const uint8_t natural_order[64 + 16] = {
-    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13,
-    6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31,
-    39, 46, 53, 60, 61, 54, 47, 55, 62, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63};
-
 /* The scan's bits, most significant first. Past a marker, zero bits are supplied and counted
  * (`padded`): taking them is reading past the data. */
 typedef struct {
@@ -115,14 +109,16 @@ struct imc_progressive {
    * was this decoder's; rebuilt from the coefficients otherwise. */
   uint64_t *nonzero[MAX_COMPONENTS];
   size_t nonzero_bytes[MAX_COMPONENTS];
-  JDIMENSION nonzero_stride[MAX_COMPONENTS];
   int nonzero_stale[MAX_COMPONENTS]; /* libjpeg decoded an AC scan of it since */
   uint64_t *nonzero_row; /* the scan's component, at the current block row */
-  /* DC-only components (1x1 output): each block's DC coefficient in place of libjpeg's buffer; a row
-   * of blocks is `block_stride` long (as the masks' rows). NULL: the component is in libjpeg's. */
+  /* Each component's blocks as the masks and DCs hold them: the columns of libjpeg's buffer, and
+   * the rows every scan and the output visit (at least its buffer's). */
+  JDIMENSION block_stride[MAX_COMPONENTS];
+  size_t block_rows[MAX_COMPONENTS];
+  /* DC-only components (1x1 output): each block's DC coefficient in place of libjpeg's buffer. NULL:
+   * the component is in libjpeg's. */
   JCOEF *dc_values[MAX_COMPONENTS];
   size_t dc_bytes[MAX_COMPONENTS];
-  JDIMENSION block_stride[MAX_COMPONENTS];
   JCOEF *dc_rows[MAX_COMPS_IN_SCAN]; /* the scan's DC-only components, at the current iMCU row */
   int scan_dc_only;                  /* the scan is an AC scan of a DC-only component */
   void (*libjpeg_prepare_output)(j_decompress_ptr);
@@ -201,12 +197,6 @@ static table *table_for(imc_progressive *progressive, int ac, int number) {
 
 /* ---- bits ---- */
 
-/* Whether any byte of `word` is 0xFF. */
-static inline int has_ff(uint64_t word) {
-  uint64_t inverted = ~word;
-  return ((inverted - 0x0101010101010101ull) & ~inverted & 0x8080808080808080ull) != 0;
-}
-
 static inline void pad(bits_reader *r) {
   r->count += 8;
   r->padded += 8;
@@ -251,7 +241,7 @@ static inline __attribute__((always_inline)) void fill(bits_reader *r) {
     uint64_t word;
     memcpy(&word, r->next, 8);
     word = __builtin_bswap64(word);
-    if (!has_ff(word)) {
+    if (!imc_jpeg_has_ff(word, 8)) {
       int take = (63 - r->count) >> 3;
       r->bits |= (word & ~(~0ull >> (8 * take))) >> r->count;
       r->count += 8 * take;
@@ -359,7 +349,7 @@ static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bi
       k += (entry >> 8) & 15;
       if (k > Se) return 0; /* libjpeg stores it past the band without a warning: leave it to libjpeg */
       JCOEF value = shifted(entry >> 16, Al);
-      if (!dc_only) block[natural_order[k]] = value;
+      if (!dc_only) block[imc_jpeg_natural_order[k]] = value;
       if (value) mask |= 1ull << k;
       continue;
     }
@@ -370,7 +360,7 @@ static inline __attribute__((always_inline)) int ac_first(imc_progressive *p, bi
       k += run;
       if (k > Se) return 0;
       JCOEF value = shifted(extend(take_bits(r, magnitude), magnitude), Al);
-      if (!dc_only) block[natural_order[k]] = value;
+      if (!dc_only) block[imc_jpeg_natural_order[k]] = value;
       if (value) mask |= 1ull << k;
     } else if (run == 15) {
       k += 15;
@@ -401,7 +391,7 @@ static inline __attribute__((always_inline)) void refine(bits_reader *r, JCOEF *
     which &= which - 1;
     if (r->count < 1) fill(r);
     if (take_bit(r)) {
-      JCOEF *coef = block + natural_order[k];
+      JCOEF *coef = block + imc_jpeg_natural_order[k];
       if ((*coef & p1) == 0) *coef = (JCOEF)(*coef + (*coef >= 0 ? p1 : m1));
     }
   }
@@ -447,7 +437,7 @@ static inline __attribute__((always_inline)) int ac_refine(imc_progressive *p, b
        * next one without: the new coefficient goes there. Mostly the next run + 1 have none. */
       if (k + run <= Se && (mask & (((2ull << run) - 1) << k)) == 0) {
         if (value) {
-          if (!dc_only) block[natural_order[k + run]] = (JCOEF)value;
+          if (!dc_only) block[imc_jpeg_natural_order[k + run]] = (JCOEF)value;
           mask |= 1ull << (k + run);
         }
         k += run + 1;
@@ -460,7 +450,7 @@ static inline __attribute__((always_inline)) int ac_refine(imc_progressive *p, b
       refine(r, block, mask & from_index(k) & before, p1, m1, dc_only);
       if (value) {
         if (target > Se) return 0; /* libjpeg stores it past the band without a warning */
-        if (!dc_only) block[natural_order[target]] = (JCOEF)value;
+        if (!dc_only) block[imc_jpeg_natural_order[target]] = (JCOEF)value;
         mask |= 1ull << target;
       }
       k = target + 1;
@@ -474,20 +464,37 @@ static inline __attribute__((always_inline)) int ac_refine(imc_progressive *p, b
   return 1;
 }
 
+/* The rows of blocks a component's buffer has (libjpeg's: a whole number of its MCU rows). */
+static JDIMENSION buffer_rows(const jpeg_component_info *component) {
+  JDIMENSION v = (JDIMENSION)component->v_samp_factor;
+  return (component->height_in_blocks + v - 1) / v * v;
+}
+
+/* Zeroed memory for the masks or DCs (NULL when there is none). Mapped, not malloc'd: a calloc of
+ * this size beside libjpeg's large buffers made glibc trim its heap after each decode, and the next
+ * decode fault all of libjpeg's buffers in again (60,000 page faults in 50 decodes of a 1.3 MP file
+ * instead of 2,500). Populated at once: both are read before they are written (a mask by its
+ * scan, a DC by a refinement), so a page left to fault would be mapped to the zero page first and
+ * copied on the write, which flushes the TLB of every core running the process (a batch's other
+ * decodes). */
+static void *map_zeroed(size_t bytes) {
+  void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  return memory == MAP_FAILED ? NULL : memory;
+}
+
 /* Rebuilds a component's nonzero masks from its coefficients (after libjpeg decoded one of its AC
  * scans). */
 static void rebuild_nonzero(imc_progressive *p, jpeg_component_info *component) {
   j_decompress_ptr cinfo = p->cinfo;
   int c = component->component_index;
-  JDIMENSION v = (JDIMENSION)component->v_samp_factor;
-  JDIMENSION rows = (component->height_in_blocks + v - 1) / v * v; /* the coefficient array's */
+  JDIMENSION rows = buffer_rows(component);
   for (JDIMENSION y = 0; y < rows; y++) {
     JBLOCKARRAY row = (*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, cinfo->coef->coef_arrays[c], y, 1, FALSE);
-    uint64_t *masks = p->nonzero[c] + (size_t)y * p->nonzero_stride[c];
-    for (JDIMENSION x = 0; x < p->nonzero_stride[c]; x++) {
+    uint64_t *masks = p->nonzero[c] + (size_t)y * p->block_stride[c];
+    for (JDIMENSION x = 0; x < p->block_stride[c]; x++) {
       uint64_t mask = 0;
       for (int k = 1; k < DCTSIZE2; k++)
-        if (row[0][x][natural_order[k]] != 0) mask |= 1ull << k;
+        if (row[0][x][imc_jpeg_natural_order[k]] != 0) mask |= 1ull << k;
       masks[x] = mask;
     }
   }
@@ -498,23 +505,11 @@ static void rebuild_nonzero(imc_progressive *p, jpeg_component_info *component) 
 static int prepare_nonzero(imc_progressive *p, jpeg_component_info *component) {
   int c = component->component_index;
   if (!p->nonzero[c]) {
-    JDIMENSION h = (JDIMENSION)component->h_samp_factor, v = (JDIMENSION)component->v_samp_factor;
-    /* As large as the coefficient array (and as the rows a scan visits). */
-    JDIMENSION width = (component->width_in_blocks + h - 1) / h * h;
-    size_t rows = (component->height_in_blocks + v - 1) / v * v;
-    if (rows < (size_t)p->cinfo->total_iMCU_rows * v) rows = (size_t)p->cinfo->total_iMCU_rows * v;
-    /* Zero, as the coefficients are (unless libjpeg decoded an AC scan already: stale). Mapped, not
-     * malloc'd: a calloc of this size beside libjpeg's large buffers made glibc trim its heap after
-     * each decode, and the next decode fault all of libjpeg's buffers in again (60,000 page faults
-     * in 50 decodes of a 1.3 MP file instead of 2,500). Populated at once: a mask is read before it
-     * is written, so a page left to fault would be mapped to the zero page first and copied on the
-     * write, which flushes the TLB of every core running the process (a batch's other decodes). */
-    size_t bytes = (size_t)width * rows * sizeof(uint64_t);
-    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (memory == MAP_FAILED) return 0;
-    p->nonzero[c] = memory;
+    /* Zero, as the coefficients are (unless libjpeg decoded an AC scan already: stale). */
+    size_t bytes = (size_t)p->block_stride[c] * p->block_rows[c] * sizeof(uint64_t);
+    p->nonzero[c] = map_zeroed(bytes);
+    if (!p->nonzero[c]) return 0;
     p->nonzero_bytes[c] = bytes;
-    p->nonzero_stride[c] = width;
   }
   if (p->nonzero_stale[c]) rebuild_nonzero(p, component);
   return 1;
@@ -667,7 +662,7 @@ static inline __attribute__((always_inline)) int run_scan(imc_progressive *p, co
         jpeg_component_info *component = cinfo->cur_comp_info[0];
         int c = component->component_index;
         JDIMENSION row = cinfo->input_iMCU_row * (JDIMENSION)component->v_samp_factor + (JDIMENSION)p->yoffset;
-        p->nonzero_row = p->nonzero[c] + (size_t)row * p->nonzero_stride[c];
+        p->nonzero_row = p->nonzero[c] + (size_t)row * p->block_stride[c];
       }
       for (; p->column < p->mcus_per_row; p->column++) {
         if (interval && p->restarts_to_go == 0) {
@@ -769,12 +764,6 @@ static int consume(j_decompress_ptr cinfo) {
 
 /* ---- DC-only components (1x1 output) ---- */
 
-/* The rows of blocks a component's buffer has (libjpeg's: a whole number of its MCU rows). */
-static JDIMENSION buffer_rows(const jpeg_component_info *component) {
-  JDIMENSION v = (JDIMENSION)component->v_samp_factor;
-  return (component->height_in_blocks + v - 1) / v * v;
-}
-
 /* Component `c` goes back into libjpeg's buffer: its DCs, and a nonzero stand-in (1) for each AC
  * coefficient its masks hold, so that a refinement by libjpeg reads the same bits. */
 static void leave_dc_only(imc_progressive *p, int c) {
@@ -784,11 +773,11 @@ static void leave_dc_only(imc_progressive *p, int c) {
   for (JDIMENSION y = 0; y < rows; y++) {
     JBLOCKARRAY row = (*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, cinfo->coef->coef_arrays[c], y, 1, TRUE);
     const JCOEF *dc = p->dc_values[c] + (size_t)y * p->block_stride[c];
-    const uint64_t *masks = p->nonzero[c] ? p->nonzero[c] + (size_t)y * p->nonzero_stride[c] : NULL;
+    const uint64_t *masks = p->nonzero[c] ? p->nonzero[c] + (size_t)y * p->block_stride[c] : NULL;
     for (JDIMENSION x = 0; x < p->block_stride[c]; x++) {
       row[0][x][0] = dc[x];
       for (uint64_t mask = masks ? masks[x] : 0; mask; mask &= mask - 1)
-        row[0][x][natural_order[__builtin_ctzll(mask)]] = 1;
+        row[0][x][imc_jpeg_natural_order[__builtin_ctzll(mask)]] = 1;
     }
   }
   munmap(p->dc_values[c], p->dc_bytes[c]);
@@ -801,17 +790,17 @@ static void output_dc_rows(imc_progressive *p, int c, JDIMENSION row, JSAMPIMAGE
   j_decompress_ptr cinfo = p->cinfo;
   jpeg_component_info *component = cinfo->comp_info + c;
   int v = component->v_samp_factor, size = component->DCT_scaled_size;
-  int block_rows = v;
+  int rows = v; /* of blocks in this iMCU row */
   if (row == cinfo->total_iMCU_rows - 1) {
-    block_rows = (int)(component->height_in_blocks % (JDIMENSION)v);
-    if (block_rows == 0) block_rows = v;
+    rows = (int)(component->height_in_blocks % (JDIMENSION)v);
+    if (rows == 0) rows = v;
   }
   JBLOCK block;
   memset(block, 0, sizeof block);
   inverse_DCT_method_ptr inverse = cinfo->idct->inverse_DCT[c];
   JSAMPARRAY out = output[c];
   JDIMENSION first = cinfo->master->first_MCU_col[c], last = cinfo->master->last_MCU_col[c];
-  for (int y = 0; y < block_rows; y++, out += size) {
+  for (int y = 0; y < rows; y++, out += size) {
     const JCOEF *dc = p->dc_values[c] + ((size_t)row * (size_t)v + (size_t)y) * p->block_stride[c];
     JDIMENSION column = 0;
     for (JDIMENSION x = first; x <= last; x++, column += (JDIMENSION)size) {
@@ -880,18 +869,10 @@ static void start_dc_only(imc_progressive *p) {
   for (int c = 0; c < cinfo->num_components; c++) {
     jpeg_component_info *component = cinfo->comp_info + c;
     if (component->DCT_scaled_size != 1) continue;
-    JDIMENSION h = (JDIMENSION)component->h_samp_factor, v = (JDIMENSION)component->v_samp_factor;
-    /* As the masks: the columns of libjpeg's buffer, and the rows every scan and the output visit. */
-    JDIMENSION width = (component->width_in_blocks + h - 1) / h * h;
-    size_t rows = buffer_rows(component);
-    if (rows < (size_t)cinfo->total_iMCU_rows * v) rows = (size_t)cinfo->total_iMCU_rows * v;
-    size_t bytes = (size_t)width * rows * sizeof(JCOEF);
-    /* Populated at once, as the masks (a DC refinement reads before it writes). */
-    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (memory == MAP_FAILED) continue;
-    p->dc_values[c] = memory;
+    size_t bytes = (size_t)p->block_stride[c] * p->block_rows[c] * sizeof(JCOEF);
+    p->dc_values[c] = map_zeroed(bytes);
+    if (!p->dc_values[c]) continue;
     p->dc_bytes[c] = bytes;
-    p->block_stride[c] = width;
     any = 1;
   }
   if (!any) return;
@@ -917,6 +898,13 @@ imc_progressive *imc_progressive_install(j_decompress_ptr cinfo, const imc_progr
   if (!p) return NULL;
   p->cinfo = cinfo;
   p->session = *session;
+  for (int c = 0; c < cinfo->num_components; c++) {
+    jpeg_component_info *component = cinfo->comp_info + c;
+    JDIMENSION h = (JDIMENSION)component->h_samp_factor, v = (JDIMENSION)component->v_samp_factor;
+    p->block_stride[c] = (component->width_in_blocks + h - 1) / h * h;
+    p->block_rows[c] = buffer_rows(component);
+    if (p->block_rows[c] < (size_t)cinfo->total_iMCU_rows * v) p->block_rows[c] = (size_t)cinfo->total_iMCU_rows * v;
+  }
   p->libjpeg_consume = cinfo->coef->consume_data;
   cinfo->coef->consume_data = consume;
   cinfo->inputctl->consume_input = consume;
