@@ -16,14 +16,7 @@ public func fuzzEighth(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   var reference = options
   reference.libjpegOnly = true
   options.libjpegOnly = false
-  let expected = outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: reference) }
-  let fromMemory = outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: options) }
-  precondition(fromMemory == expected, "from memory: \(fromMemory) != libjpeg alone: \(expected)")
-  let cut = bytes.count * (last % 16) / 16
-  let streamed = outcome { () throws(DecodeError) in try stream(bytes, cut: cut, options: options, lastPiece: true) }
-  let streamedAlone = outcome { () throws(DecodeError) in
-    try stream(bytes, cut: cut, options: reference, lastPiece: true)
-  }
-  precondition(streamed == streamedAlone, "streamed: \(streamed) != libjpeg alone: \(streamedAlone)")
+  requireSameOutcome(
+    bytes, ours: options, alone: reference, library: "libjpeg", cut: bytes.count * (last % 16) / 16, lastPiece: true)
   return 0
 }

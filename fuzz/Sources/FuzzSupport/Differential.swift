@@ -33,3 +33,19 @@ public func stream(_ bytes: [UInt8], cut: Int, options: DecodeOptions, lastPiece
   }
   return image
 }
+
+/// The differential targets' check: `bytes` decoded with `ours` and with `alone` (the same options,
+/// the library alone) from memory, then as a stream cut at `cut`, must have the same outcome each
+/// way; a difference is a crash naming `library`.
+public func requireSameOutcome(
+  _ bytes: [UInt8], ours: DecodeOptions, alone: DecodeOptions, library: String, cut: Int, lastPiece: Bool
+) {
+  let expected = outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: alone) }
+  let fromMemory = outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: ours) }
+  precondition(fromMemory == expected, "from memory: \(fromMemory) != \(library) alone: \(expected)")
+  let streamed = outcome { () throws(DecodeError) in try stream(bytes, cut: cut, options: ours, lastPiece: lastPiece) }
+  let streamedAlone = outcome { () throws(DecodeError) in
+    try stream(bytes, cut: cut, options: alone, lastPiece: lastPiece)
+  }
+  precondition(streamed == streamedAlone, "streamed: \(streamed) != \(library) alone: \(streamedAlone)")
+}
