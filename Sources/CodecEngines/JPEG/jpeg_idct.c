@@ -1,0 +1,171 @@
+/* jpeg_idct.c: the reduced-size inverse DCTs libjpeg uses for its scaled decodes (1x1, 2x2 and 4x4
+ * outputs of an 8x8 block), with the same integer arithmetic, so the samples are libjpeg's.
+ *
+ * libjpeg's C versions (jidctred.c) and its SIMD versions (x86-64 SSE2, Arm Neon) give the same
+ * samples for every block a real image holds, but not for extreme coefficients: the SIMD code
+ * dequantizes in 16 bits, keeps the first pass's results in 16 bits (saturating), accumulates in 32
+ * bits, and clamps the final value where the C code wraps it through its range-limit table. So the
+ * engine computes the exact C arithmetic and reports a block as exact only when every step stayed
+ * where all of libjpeg's versions agree:
+ *   - each dequantized coefficient within +-16383 (so no 32-bit sum of four products overflows),
+ *   - each first-pass result within +-16383 (no saturation, and no overflow in the second pass),
+ *   - each final value within [-512, 511] before the +128 level shift (where wrap and clamp agree).
+ * A block outside that makes the engine give up: libjpeg decodes the file, whichever version runs.
+ * The 1x1 output has no SIMD version and is exact for every input (quantizers are at most 32767).
+ *
+ * Constants: cos-based factors scaled by 2^13 (CONST_BITS), the first pass keeping 2 extra bits
+ * (PASS1_BITS), as libjpeg's islow family does.
+ */
+#include "jpeg_internal.h"
+
+#define CONST_BITS 13
+#define PASS1_BITS 2
+
+/* Rounded arithmetic right shift, as libjpeg's DESCALE. */
+static inline int64_t descale(int64_t x, int n) { return (x + ((int64_t)1 << (n - 1))) >> n; }
+
+/* libjpeg's post-IDCT range limit for 8-bit samples: the value's low 10 bits index a table that
+ * clamps [-512, 511] to [0, 255] after the +128 shift and wraps beyond. */
+static inline uint8_t range_limit(int64_t x) {
+  int index = (int)(x & 1023);
+  if (index < 128) return (uint8_t)(index + 128);
+  if (index < 512) return 255;
+  if (index < 896) return 0;
+  return (uint8_t)(index - 896);
+}
+
+/* Whether every value is within +-bound (as unsigned comparisons, without overflow). */
+static inline int within(int32_t value, int32_t bound) { return (uint32_t)(value + bound) <= (uint32_t)(2 * bound); }
+
+uint8_t imc_jpeg_idct_dc(int16_t dc, uint16_t quant) {
+  int value = (int)dc * (int)(int16_t)quant;
+  return range_limit(descale(value, 3));
+}
+
+/* A block whose AC coefficients are all zero: every sample is the DC's, as the 1x1 output's (the
+ * first pass makes 4 * DC, the second descales it by 32). Exact when 4 * DC stays within the
+ * first pass's bound and the sample within [-512, 511]. */
+int imc_jpeg_idct_flat(int size, int16_t dc, uint16_t quant, uint8_t *out, size_t stride) {
+  int32_t value = (int32_t)dc * (int16_t)quant;
+  int32_t x = (value + 4) >> 3;
+  if (!within(value, 4095) || x < -512 || x > 511) return 0;
+  uint8_t sample = range_limit(x);
+  for (int row = 0; row < size; row++) memset(out + (size_t)row * stride, sample, (size_t)size);
+  return 1;
+}
+
+static int idct_2x2(const int16_t *in, const uint16_t *q, uint8_t *out, size_t stride) {
+  int32_t workspace[2][8];
+  /* Pass 1: columns 0, 1, 3, 5, 7 (a 2x2 output needs no others). Every product fits 32 bits
+   * (16 x 16); once checked within +-16383, every sum does too. */
+  static const int columns[5] = {0, 1, 3, 5, 7};
+  for (int i = 0; i < 5; i++) {
+    int column = columns[i];
+    const int16_t *c = in + column;
+    const uint16_t *k = q + column;
+    int32_t v0 = (int32_t)c[0] * (int16_t)k[0];
+    if ((c[8] | c[24] | c[40] | c[56]) == 0) {
+      if (!within(v0, 4095)) return 0;
+      workspace[0][column] = workspace[1][column] = v0 * 4;
+      continue;
+    }
+    int32_t v1 = (int32_t)c[8] * (int16_t)k[8], v3 = (int32_t)c[24] * (int16_t)k[24];
+    int32_t v5 = (int32_t)c[40] * (int16_t)k[40], v7 = (int32_t)c[56] * (int16_t)k[56];
+    if (!within(v0, 16383) || !within(v1, 16383) || !within(v3, 16383) || !within(v5, 16383) || !within(v7, 16383))
+      return 0;
+    int32_t even = v0 * (1 << (CONST_BITS + 2));
+    int32_t odd = v7 * -5906 + v5 * 6967 + v3 * -10426 + v1 * 29692;
+    int32_t a = (int32_t)descale(even + odd, CONST_BITS - PASS1_BITS + 2);
+    int32_t b = (int32_t)descale(even - odd, CONST_BITS - PASS1_BITS + 2);
+    if (!within(a, 16383) || !within(b, 16383)) return 0;
+    workspace[0][column] = a;
+    workspace[1][column] = b;
+  }
+  /* Pass 2: the two rows. */
+  for (int row = 0; row < 2; row++) {
+    const int32_t *w = workspace[row];
+    uint8_t *o = out + (size_t)row * stride;
+    int32_t a, b;
+    if ((w[1] | w[3] | w[5] | w[7]) == 0) {
+      a = b = (int32_t)descale(w[0], PASS1_BITS + 3);
+    } else {
+      int32_t even = w[0] * (1 << (CONST_BITS + 2));
+      int32_t odd = w[7] * -5906 + w[5] * 6967 + w[3] * -10426 + w[1] * 29692;
+      a = (int32_t)descale(even + odd, CONST_BITS + PASS1_BITS + 3 + 2);
+      b = (int32_t)descale(even - odd, CONST_BITS + PASS1_BITS + 3 + 2);
+    }
+    if (a < -512 || a > 511 || b < -512 || b > 511) return 0;
+    o[0] = range_limit(a);
+    o[1] = range_limit(b);
+  }
+  return 1;
+}
+
+static int idct_4x4(const int16_t *in, const uint16_t *q, uint8_t *out, size_t stride) {
+  int32_t workspace[4][8];
+  /* Pass 1: every column but 4, rows 0-3, 5-7. */
+  for (int column = 0; column < 8; column++) {
+    if (column == 4) continue;
+    const int16_t *c = in + column;
+    const uint16_t *k = q + column;
+    int32_t v0 = (int32_t)c[0] * (int16_t)k[0];
+    if ((c[8] | c[16] | c[24] | c[40] | c[48] | c[56]) == 0) {
+      if (!within(v0, 4095)) return 0;
+      for (int r = 0; r < 4; r++) workspace[r][column] = v0 * 4;
+      continue;
+    }
+    int32_t v1 = (int32_t)c[8] * (int16_t)k[8], v2 = (int32_t)c[16] * (int16_t)k[16];
+    int32_t v3 = (int32_t)c[24] * (int16_t)k[24], v5 = (int32_t)c[40] * (int16_t)k[40];
+    int32_t v6 = (int32_t)c[48] * (int16_t)k[48], v7 = (int32_t)c[56] * (int16_t)k[56];
+    if (!within(v0, 16383) || !within(v1, 16383) || !within(v2, 16383) || !within(v3, 16383) ||
+        !within(v5, 16383) || !within(v6, 16383) || !within(v7, 16383))
+      return 0;
+    int32_t t0 = v0 * (1 << (CONST_BITS + 1));
+    int32_t t2 = v2 * 15137 + v6 * -6270;
+    int32_t t10 = t0 + t2, t12 = t0 - t2;
+    int32_t o0 = v7 * -1730 + v5 * 11893 + v3 * -17799 + v1 * 8697;
+    int32_t o2 = v7 * -4176 + v5 * -4926 + v3 * 7373 + v1 * 20995;
+    const int n = CONST_BITS - PASS1_BITS + 1;
+    int32_t w0 = (int32_t)descale(t10 + o2, n), w3 = (int32_t)descale(t10 - o2, n);
+    int32_t w1 = (int32_t)descale(t12 + o0, n), w2 = (int32_t)descale(t12 - o0, n);
+    if (!within(w0, 16383) || !within(w1, 16383) || !within(w2, 16383) || !within(w3, 16383)) return 0;
+    workspace[0][column] = w0;
+    workspace[1][column] = w1;
+    workspace[2][column] = w2;
+    workspace[3][column] = w3;
+  }
+  /* Pass 2: the four rows. */
+  for (int row = 0; row < 4; row++) {
+    const int32_t *w = workspace[row];
+    uint8_t *o = out + (size_t)row * stride;
+    int32_t x[4];
+    if ((w[1] | w[2] | w[3] | w[5] | w[6] | w[7]) == 0) {
+      x[0] = x[1] = x[2] = x[3] = (int32_t)descale(w[0], PASS1_BITS + 3);
+    } else {
+      int32_t t0 = w[0] * (1 << (CONST_BITS + 1));
+      int32_t t2 = w[2] * 15137 + w[6] * -6270;
+      int32_t t10 = t0 + t2, t12 = t0 - t2;
+      int32_t o0 = w[7] * -1730 + w[5] * 11893 + w[3] * -17799 + w[1] * 8697;
+      int32_t o2 = w[7] * -4176 + w[5] * -4926 + w[3] * 7373 + w[1] * 20995;
+      const int n = CONST_BITS + PASS1_BITS + 3 + 1;
+      x[0] = (int32_t)descale(t10 + o2, n);
+      x[3] = (int32_t)descale(t10 - o2, n);
+      x[1] = (int32_t)descale(t12 + o0, n);
+      x[2] = (int32_t)descale(t12 - o0, n);
+    }
+    for (int i = 0; i < 4; i++) {
+      if (x[i] < -512 || x[i] > 511) return 0;
+      o[i] = range_limit(x[i]);
+    }
+  }
+  return 1;
+}
+
+int imc_jpeg_idct(int size, const int16_t *coefficients, const uint16_t *quant, uint8_t *out, size_t stride) {
+  switch (size) {
+  case 1: out[0] = imc_jpeg_idct_dc(coefficients[0], quant[0]); return 1;
+  case 2: return idct_2x2(coefficients, quant, out, stride);
+  case 4: return idct_4x4(coefficients, quant, out, stride);
+  default: return 0;
+  }
+}

@@ -1,0 +1,141 @@
+/* jpeg_output.c: the last stages of a decode, as libjpeg-turbo does them for the layouts the
+ * engine produces: a subsampled component's samples widened 2:1 (replicated at 1/8 scale, the
+ * "fancy" triangle filter above it), then YCbCr to RGB through libjpeg's fixed-point tables, or
+ * the luma alone for grayscale output. libjpeg's SIMD versions of these give the same bytes as its
+ * C versions for every input, so these are its bytes.
+ */
+#include "jpeg_internal.h"
+
+#include <stdlib.h>
+
+#define SCALE_BITS 16
+#define ONE_HALF ((int32_t)1 << (SCALE_BITS - 1))
+#define FIX(x) ((int32_t)((x) * (1 << SCALE_BITS) + 0.5))
+
+/* The YCbCr to RGB tables, indexed by the chroma sample (libjpeg's build_ycc_rgb_table). */
+typedef struct {
+  int cr_r[256], cb_b[256];
+  int32_t cr_g[256], cb_g[256];
+} ycc_tables;
+
+static ycc_tables tables;
+static int tables_ready;
+
+static void build_tables(void) {
+  if (__atomic_load_n(&tables_ready, __ATOMIC_ACQUIRE)) return;
+  ycc_tables built;
+  for (int i = 0; i < 256; i++) {
+    int32_t x = i - 128;
+    built.cr_r[i] = (int)((FIX(1.40200) * x + ONE_HALF) >> SCALE_BITS);
+    built.cb_b[i] = (int)((FIX(1.77200) * x + ONE_HALF) >> SCALE_BITS);
+    built.cr_g[i] = -FIX(0.71414) * x;
+    built.cb_g[i] = -FIX(0.34414) * x + ONE_HALF;
+  }
+  /* Every thread computes the same bytes: a race here writes equal values. */
+  tables = built;
+  __atomic_store_n(&tables_ready, 1, __ATOMIC_RELEASE);
+}
+
+static inline uint8_t clamp(int value) { return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value); }
+
+int imc_jpeg_output_init(imc_jpeg_output *output, const frame_info *frame, int layout, int scale, size_t limit) {
+  memset(output, 0, sizeof *output);
+  build_tables();
+  output->frame = frame;
+  output->layout = layout;
+  output->scale = scale;
+  output->rows_per_imcu = frame->max_v * scale;
+  output->output_width = (uint32_t)(((uint64_t)frame->width * (uint64_t)scale + 7) / 8);
+  output->output_height = (uint32_t)(((uint64_t)frame->height * (uint64_t)scale + 7) / 8);
+  size_t total = 0;
+  for (int c = 0; c < frame->components; c++) {
+    const component_info *component = &frame->component[c];
+    if (!component->needed) continue;
+    /* Every block an MCU row covers, and room for libjpeg-style readers past the edge. */
+    output->plane_stride[c] = (size_t)component->block_stride * (size_t)component->scaled + 64;
+    total += output->plane_stride[c] * (size_t)output->rows_per_imcu;
+  }
+  output->row_stride = (size_t)output->output_width * (size_t)layout;
+  /* Two widened chroma rows: 2:1 of a component row, which may pass the output width by a sample. */
+  output->scratch_stride = (size_t)output->output_width + 64;
+  total += output->row_stride * (size_t)output->rows_per_imcu + 2 * output->scratch_stride;
+  if (total > limit) return 0;
+  for (int c = 0; c < frame->components; c++) {
+    if (!output->plane_stride[c]) continue;
+    output->planes[c] = calloc((size_t)output->rows_per_imcu, output->plane_stride[c]);
+    if (!output->planes[c]) return 0;
+  }
+  output->rows = malloc(output->row_stride * (size_t)output->rows_per_imcu + 1);
+  output->upsampled = malloc(2 * output->scratch_stride);
+  return output->rows && output->upsampled;
+}
+
+void imc_jpeg_output_free(imc_jpeg_output *output) {
+  for (int c = 0; c < MAX_FRAME_COMPONENTS; c++) free(output->planes[c]);
+  free(output->rows);
+  free(output->upsampled);
+  memset(output, 0, sizeof *output);
+}
+
+/* One row of a component at output width: its own samples, or widened 2:1 into `scratch`. */
+static const uint8_t *widened(const component_info *component, const uint8_t *in, uint8_t *scratch) {
+  uint32_t width = component->downsampled_width;
+  switch (component->upsample) {
+  case UPSAMPLE_H2V1_REPLICATE:
+    for (uint32_t x = 0; x < width; x++) scratch[2 * x] = scratch[2 * x + 1] = in[x];
+    return scratch;
+  case UPSAMPLE_H2V1_FANCY: {
+    /* 3/4 of the nearer sample and 1/4 of the further one, rounding alternately down and up;
+     * the first and last samples are kept at the edges. (width > 2 here.) */
+    uint8_t *out = scratch;
+    int value = in[0];
+    *out++ = (uint8_t)value;
+    *out++ = (uint8_t)((value * 3 + in[1] + 2) >> 2);
+    for (uint32_t x = 1; x + 1 < width; x++) {
+      value = in[x] * 3;
+      *out++ = (uint8_t)((value + in[x - 1] + 1) >> 2);
+      *out++ = (uint8_t)((value + in[x + 1] + 2) >> 2);
+    }
+    value = in[width - 1];
+    *out++ = (uint8_t)((value * 3 + in[width - 2] + 1) >> 2);
+    *out = (uint8_t)value;
+    return scratch;
+  }
+  default: return in;
+  }
+}
+
+void imc_jpeg_output_convert(imc_jpeg_output *output) {
+  const frame_info *frame = output->frame;
+  uint32_t left = output->output_height - output->rows_out;
+  uint32_t count = left < (uint32_t)output->rows_per_imcu ? left : (uint32_t)output->rows_per_imcu;
+  uint32_t width = output->output_width;
+  for (uint32_t row = 0; row < count; row++) {
+    uint8_t *out = output->rows + (size_t)row * output->row_stride;
+    const uint8_t *y = output->planes[0] + (size_t)row * output->plane_stride[0];
+    if (output->layout == IMC_JPEG_ENGINE_GRAY) {
+      memcpy(out, y, width);
+      continue;
+    }
+    if (frame->color_space == 1) {
+      for (uint32_t x = 0; x < width; x++, out += output->layout) {
+        out[0] = out[1] = out[2] = y[x];
+        if (output->layout == IMC_JPEG_ENGINE_RGBA) out[3] = 255;
+      }
+      continue;
+    }
+    const uint8_t *cb = widened(&frame->component[1], output->planes[1] + (size_t)row * output->plane_stride[1],
+                                output->upsampled);
+    const uint8_t *cr = widened(&frame->component[2], output->planes[2] + (size_t)row * output->plane_stride[2],
+                                output->upsampled + output->scratch_stride);
+    for (uint32_t x = 0; x < width; x++, out += output->layout) {
+      int luma = y[x], blue_diff = cb[x], red_diff = cr[x];
+      out[0] = clamp(luma + tables.cr_r[red_diff]);
+      out[1] = clamp(luma + (int)((tables.cb_g[blue_diff] + tables.cr_g[red_diff]) >> SCALE_BITS));
+      out[2] = clamp(luma + tables.cb_b[blue_diff]);
+      if (output->layout == IMC_JPEG_ENGINE_RGBA) out[3] = 255;
+    }
+  }
+  output->count = count;
+  output->rows_out += count;
+}
