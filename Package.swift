@@ -25,8 +25,23 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]),
-    // The only target that talks to libpng, libjpeg and zlib: every session and every setjmp lives here.
-    .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CZlib"]),
+    // The codec layer in C, in layers that call only downward (scripts/check-c-layers proves it):
+    // the core (status, limits, sources, the row queue); engines that include no library header;
+    // adapters for libpng, libjpeg-turbo and zlib through their public API only; the front ends.
+    .target(name: "CCodecCore", path: "Sources/CodecCore"),
+    .target(name: "CInflateEngine", path: "Sources/CodecEngines/Inflate"),
+    .target(name: "CPNGRowEngine", dependencies: ["CCodecCore", "CInflateEngine"], path: "Sources/CodecEngines/PNGRows"),
+    .target(name: "CJPEGEngine", path: "Sources/CodecEngines/JPEG"),
+    .target(
+      name: "CLibPNGAdapter", dependencies: ["CCodecCore", "CPNGRowEngine", "CPNG"], path: "Sources/CodecAdapters/LibPNG"),
+    .target(
+      name: "CLibJPEGAdapter", dependencies: ["CCodecCore", "CJPEGEngine", "CJPEG"],
+      path: "Sources/CodecAdapters/LibJPEG"),
+    .target(name: "CZlibAdapter", dependencies: ["CInflateEngine", "CZlib"], path: "Sources/CodecAdapters/Zlib"),
+    // The front ends (pull, push, the format table): the C module Swift's ImageCodecs imports.
+    .target(
+      name: "CImageCodecs",
+      dependencies: ["CCodecCore", "CLibPNGAdapter", "CLibJPEGAdapter", "CZlibAdapter", "CJPEGEngine", "CPNGRowEngine"]),
     // The systems layer: open a regular file, file status, errno to message, atomic publish, and the
     // lock shared state sits behind (a pthread mutex, which ThreadSanitizer sees; see Locked.swift).
     // Glibc only (no Foundation), so every module and the codec-only executable can use it.

@@ -17,13 +17,10 @@ let package = Package(
         .product(name: "ImageCodecs", package: "imgfetch"), .product(name: "Thumbnails", package: "imgfetch"),
       ]),
     .executableTarget(name: "FuzzStreaming", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
-    // What the differential targets (FuzzEighth, FuzzProgressive, FuzzPNGRows) share: outcomes and a stream
-    // in two pieces.
+    // What the differential targets (FuzzJPEGEngine, FuzzPNGRows) share: outcomes and a stream in two pieces.
     .target(name: "FuzzSupport", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(
-      name: "FuzzEighth", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
-    .executableTarget(
-      name: "FuzzProgressive", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
+      name: "FuzzJPEGEngine", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(
       name: "FuzzPNGRows", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
     // imgfetch's own inflater against zlib's raw inflate, directly on raw DEFLATE data.

@@ -1,17 +1,12 @@
-/* imc_stream.c: push decoding. Bytes are appended as they arrive; the format back end (libpng's
- * progressive reader, libjpeg with a suspending source) decodes what they allow into a queue of rows.
- * Every libpng/libjpeg call stays in the back ends, each entry point under its own setjmp. */
-#include "imc_internal.h"
+/* imc_stream.c: push decoding. Bytes are appended as they arrive; the format's adapter (libpng's
+ * progressive reader, libjpeg with a suspending source, or one of imgfetch's engines) decodes what
+ * they allow into the queue of rows (imc_rows.c). Every libpng/libjpeg call stays in the adapters,
+ * each entry point under its own setjmp. */
+#include "CImageCodecs.h"
+#include "imc_formats.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Rows the queue holds before decoding waits for the reader: about 1 MiB, at least 16 rows. */
-#define QUEUE_BYTES ((size_t)1 << 20)
-#define QUEUE_MIN_ROWS 16
-
-static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-static const uint8_t jpeg_magic[3] = {0xff, 0xd8, 0xff};
 
 imc_stream *imc_stream_create(const imc_request *request) {
   imc_stream *stream = calloc(1, sizeof *stream);
@@ -71,21 +66,16 @@ static int32_t keep_input(imc_stream *stream, const uint8_t *data, size_t length
 
 static int32_t pump(imc_stream *stream, imc_status *status) {
   imc_decoder *decoder = &stream->decoder;
-  int32_t code = IMC_OK;
-  switch (decoder->format) {
-  case IMC_FORMAT_PNG:
-    code = imc_png_stream_pump(decoder, status);
-    if (code == IMC_OK && imc_png_stream_done(decoder)) stream->state = IMC_STREAM_DONE;
-    else if (code == IMC_OK && decoder->info.output_layout != IMC_LAYOUT_NONE) stream->state = IMC_STREAM_DECODING;
-    break;
-  case IMC_FORMAT_JPEG:
-    if (stream->state == IMC_STREAM_HEADER_READY) return IMC_OK; /* waits for imc_stream_start */
-    code = imc_jpeg_stream_pump(decoder, status);
-    if (code == IMC_OK && imc_jpeg_stream_done(decoder)) stream->state = IMC_STREAM_DONE;
-    else if (code == IMC_OK && stream->state == IMC_STREAM_STARTING && imc_jpeg_stream_header_ready(decoder))
-      stream->state = IMC_STREAM_HEADER_READY;
-    break;
-  default: break;
+  const imc_format_ops *ops = imc_format_for(decoder->format);
+  if (!ops) return IMC_OK;
+  if (stream->state == IMC_STREAM_HEADER_READY) return IMC_OK; /* waits for imc_stream_start */
+  int32_t code = ops->stream_pump(decoder, status);
+  if (code == IMC_OK && ops->stream_done(decoder)) {
+    stream->state = IMC_STREAM_DONE;
+  } else if (code == IMC_OK && ops->stream_start) {
+    if (stream->state == IMC_STREAM_STARTING && ops->stream_header_ready(decoder)) stream->state = IMC_STREAM_HEADER_READY;
+  } else if (code == IMC_OK && decoder->info.output_layout != IMC_LAYOUT_NONE) {
+    stream->state = IMC_STREAM_DECODING;
   }
   if (code == IMC_OK && stream->state == IMC_STREAM_DONE) {
     /* Bytes after the end are ignored: none of the kept ones are needed any more. */
@@ -105,10 +95,8 @@ static int32_t sniff(imc_stream *stream, const uint8_t *data, size_t length, siz
   stream->magic_length += take;
   *used = take;
   size_t n = stream->magic_length;
-  int png_possible = memcmp(stream->magic, png_magic, n < 8 ? n : 8) == 0;
-  int jpeg_possible = memcmp(stream->magic, jpeg_magic, n < 3 ? n : 3) == 0;
   int32_t format = imc_sniff(stream->magic, n);
-  if (format == IMC_FORMAT_UNKNOWN && (png_possible || jpeg_possible) && !stream->eof) return IMC_OK;
+  if (format == IMC_FORMAT_UNKNOWN && imc_format_possible(stream->magic, n) && !stream->eof) return IMC_OK;
   if (format == IMC_FORMAT_UNKNOWN) {
     imc_status_set(status, IMC_ERR_NOT_IMAGE,
                    n == 0 ? "file is empty" : "not a PNG or JPEG file (unrecognised signature)");
@@ -117,11 +105,12 @@ static int32_t sniff(imc_stream *stream, const uint8_t *data, size_t length, siz
   imc_decoder *decoder = &stream->decoder;
   decoder->format = format;
   decoder->info.format = format;
-  int32_t code = format == IMC_FORMAT_PNG ? imc_png_stream_begin(decoder, status) : imc_jpeg_stream_begin(decoder, status);
+  const imc_format_ops *ops = imc_format_for(format);
+  int32_t code = ops->stream_begin(decoder, status);
   if (code != IMC_OK) return code;
-  /* The magic bytes are the stream's first bytes: the back end sees them like any others. */
+  /* The magic bytes are the stream's first bytes: the adapter sees them like any others. */
   if (keep_input(stream, stream->magic, n, status) != IMC_OK) return status->code;
-  if (format == IMC_FORMAT_PNG) imc_png_stream_scan(decoder, stream->magic, n, status);
+  if (ops->stream_scan) ops->stream_scan(decoder, stream->magic, n, status);
   return IMC_OK;
 }
 
@@ -140,10 +129,11 @@ static int32_t append(imc_stream *stream, const uint8_t *data, size_t length, in
     if (stream->decoder.format == IMC_FORMAT_UNKNOWN) return IMC_OK;
   }
   if (stream->state == IMC_STREAM_DONE) return IMC_OK; /* bytes after the end are ignored, as when pulling */
-  /* A JPEG's decoding may know now that no bytes follow (the row queue stays bounded until finish). */
-  if (last && stream->decoder.format == IMC_FORMAT_JPEG) stream->eof = 1;
+  /* The decoding may know now that no bytes follow (the row queue stays bounded until finish). */
+  const imc_format_ops *ops = imc_format_for(stream->decoder.format);
+  if (last && ops->last_bytes_end_input) stream->eof = 1;
   if (keep_input(stream, data, length, status) != IMC_OK) return fail(stream, status);
-  if (stream->decoder.format == IMC_FORMAT_PNG) imc_png_stream_scan(&stream->decoder, data, length, status);
+  if (ops->stream_scan) ops->stream_scan(&stream->decoder, data, length, status);
   return pump(stream, status);
 }
 
@@ -159,7 +149,8 @@ int32_t imc_stream_start(imc_stream *stream, int32_t scale_eighths, imc_status *
   memset(status, 0, sizeof *status);
   if (stream->state == IMC_STREAM_FAILED) return failed(stream, status);
   if (stream->state != IMC_STREAM_HEADER_READY) return IMC_OK;
-  if (imc_jpeg_stream_start(&stream->decoder, scale_eighths, status) != IMC_OK) return fail(stream, status);
+  const imc_format_ops *ops = imc_format_for(stream->decoder.format);
+  if (ops->stream_start(&stream->decoder, scale_eighths, status) != IMC_OK) return fail(stream, status);
   stream->state = IMC_STREAM_DECODING;
   return pump(stream, status);
 }
@@ -192,13 +183,9 @@ int32_t imc_stream_read_rows(imc_stream *stream, uint8_t *out, size_t stride, si
         break; /* needs more bytes */
       continue;
     }
-    size_t take = max_rows - *copied < stream->row_count ? max_rows - *copied : stream->row_count;
-    for (size_t i = 0; i < take; i++)
-      memcpy(out + (*copied + i) * stride, stream->rows + (stream->row_head + i) * stream->row_bytes, stream->row_bytes);
-    stream->row_head += take;
-    stream->row_count -= take;
-    if (stream->row_count == 0) stream->row_head = 0;
-    *copied += take;
+    size_t taken = 0;
+    imc_stream_take_rows(stream, out + *copied * stride, stride, max_rows - *copied, &taken);
+    *copied += taken;
   }
   return IMC_OK;
 }
@@ -228,8 +215,8 @@ int32_t imc_stream_finish(imc_stream *stream, imc_status *status) {
 
 void imc_stream_destroy(imc_stream *stream) {
   if (!stream) return;
-  if (stream->decoder.png) imc_png_close(&stream->decoder);
-  if (stream->decoder.jpeg) imc_jpeg_close(&stream->decoder);
+  const imc_format_ops *ops = imc_format_for(stream->decoder.format);
+  if (ops && stream->decoder.session) ops->close(&stream->decoder);
   imc_busy_leave(&stream->decoder.busy);
   free(stream->input);
   free(stream->rows);
@@ -237,86 +224,3 @@ void imc_stream_destroy(imc_stream *stream) {
   free(stream);
 }
 
-/* ---- the row queue ---- */
-
-int32_t imc_stream_prepare_rows(imc_stream *stream, size_t row_bytes, uint32_t whole_height) {
-  stream->row_bytes = row_bytes;
-  size_t rows;
-  if (whole_height > 0) {
-    rows = whole_height;
-    stream->whole_image = 1;
-  } else {
-    rows = row_bytes ? QUEUE_BYTES / row_bytes : QUEUE_MIN_ROWS;
-    if (rows < QUEUE_MIN_ROWS) rows = QUEUE_MIN_ROWS;
-    uint32_t height = stream->decoder.info.output_height;
-    if (height > 0 && rows > height) rows = height;
-  }
-  if (rows > SIZE_MAX / (row_bytes ? row_bytes : 1)) return IMC_ERR_NO_MEMORY;
-  stream->rows = whole_height > 0 ? calloc(rows, row_bytes) : malloc(rows * row_bytes);
-  if (!stream->rows) return IMC_ERR_NO_MEMORY;
-  stream->row_capacity = stream->row_allocated = rows;
-  return IMC_OK;
-}
-
-int imc_stream_rows_full(const imc_stream *stream) {
-  if (stream->unbounded || stream->whole_image || stream->row_capacity == 0) return 0;
-  return stream->row_head + stream->row_count >= stream->row_capacity;
-}
-
-/* Makes room for `more` rows after the queued ones: moves them to the front, then grows if needed. */
-static int make_room(imc_stream *stream, size_t more) {
-  if (stream->row_head > 0 && stream->row_head + stream->row_count + more > stream->row_allocated) {
-    memmove(stream->rows, stream->rows + stream->row_head * stream->row_bytes, stream->row_count * stream->row_bytes);
-    stream->row_head = 0;
-  }
-  size_t needed = stream->row_head + stream->row_count + more;
-  if (needed <= stream->row_allocated) return 1;
-  size_t rows = stream->row_allocated * 2;
-  if (rows < needed) rows = needed;
-  if (rows > SIZE_MAX / stream->row_bytes) return 0;
-  uint8_t *grown = realloc(stream->rows, rows * stream->row_bytes);
-  if (!grown) return 0;
-  stream->rows = grown;
-  stream->row_allocated = rows;
-  return 1;
-}
-
-size_t imc_stream_free_rows(imc_stream *stream) {
-  if (stream->unbounded) {
-    if (!make_room(stream, QUEUE_MIN_ROWS)) return 0;
-    return stream->row_allocated - stream->row_head - stream->row_count;
-  }
-  if (stream->row_head > 0) make_room(stream, 0);
-  size_t used = stream->row_head + stream->row_count;
-  if (used >= stream->row_capacity) {
-    if (stream->row_head == 0) return 0;
-    memmove(stream->rows, stream->rows + stream->row_head * stream->row_bytes, stream->row_count * stream->row_bytes);
-    stream->row_head = 0;
-    used = stream->row_count;
-  }
-  return stream->row_capacity - used;
-}
-
-uint8_t *imc_stream_slot(imc_stream *stream, size_t index) {
-  return stream->rows + (stream->row_head + stream->row_count + index) * stream->row_bytes;
-}
-
-void imc_stream_commit_rows(imc_stream *stream, size_t count) {
-  stream->row_count += count;
-  stream->rows_produced += count;
-}
-
-uint8_t *imc_stream_push_row(imc_stream *stream) {
-  if (!make_room(stream, 1)) return NULL;
-  uint8_t *slot = imc_stream_slot(stream, 0);
-  imc_stream_commit_rows(stream, 1);
-  return slot;
-}
-
-uint8_t *imc_stream_image_row(imc_stream *stream, uint32_t y) { return stream->rows + (size_t)y * stream->row_bytes; }
-
-void imc_stream_image_complete(imc_stream *stream) {
-  stream->row_head = 0;
-  stream->row_count = stream->row_allocated;
-  stream->rows_produced = stream->row_allocated;
-}

@@ -8,21 +8,24 @@ public struct DecodeOptions: Sendable, Equatable {
   public var strictness: Strictness
   /// JPEG only: decode at `eighths`/8 of the stored size using DCT scaling (shrink on load).
   public var jpegScale: JPEGScale
-  /// Whether libjpeg decodes every JPEG scan itself, also where imgfetch's own entropy decoders
-  /// would: a strict 1/8-scale decode of a baseline Huffman JPEG (a thumbnail's shrink-on-load, a
-  /// validation), and a strict decode of a progressive Huffman JPEG at any scale. The two give the
-  /// same verdicts, messages and pixels (the tests and the FuzzEighth and FuzzProgressive fuzzers
-  /// compare them); this is for those comparisons. `false` by default.
+  /// Whether libjpeg decodes every JPEG itself, also where imgfetch's own JPEG engine would: a
+  /// strict decode at 1/8 scale (a thumbnail's shrink-on-load, a validation), and of a progressive
+  /// Huffman JPEG also at 1/4. The two give the same verdicts, messages and pixels (the tests and
+  /// the FuzzJPEGEngine fuzzer compare them); this is for those comparisons. `false` by default.
   public var libjpegOnly = false
   /// Whether libpng reads every PNG row itself, also where imgfetch's own image-data path would
   /// (a plain 8- or 16-bit PNG, not interlaced, decoded as a stream: a thumbnail, a validation of
   /// a download). The two give the same verdicts, messages and pixels (the tests and the
   /// FuzzPNGRows fuzzer compare them); this is for those comparisons. `false` by default.
   public var libpngOnly = false
-  /// Whether imgfetch's 1/8-scale JPEG decoder splits a large scan between two threads even while
+  /// Whether imgfetch's JPEG engine splits a large sequential scan between two threads even while
   /// other decodes run in the process (by default only when none does): the tests' way to reach the
   /// two-thread path whatever runs beside them.
   package var alwaysSplitsScans = false
+  /// When set, the JPEG engine splits every sequential scan of at least this many bytes between two
+  /// threads, whatever else runs (as ``alwaysSplitsScans`` does for scans of 1 MiB): fuzzing sets it
+  /// small, so that small inputs reach the two threads. Not part of the API.
+  @_spi(Fuzzing) public var smallestSplitScan: Int? = nil
 
   /// Creates options; every argument has the default described on its property.
   /// - Parameters:

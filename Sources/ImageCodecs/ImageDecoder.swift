@@ -99,7 +99,7 @@ extension ImageDecoder {
 
   static func withDecoder<Bytes: ContiguousBytes, Result>(
     _ source: Source<Bytes>, options: DecodeOptions,
-    _ body: (OpaquePointer, imc_info) throws(DecodeError) -> Result
+    _ body: (UnsafeMutablePointer<imc_decoder>, imc_info) throws(DecodeError) -> Result
   ) throws(DecodeError) -> Result {
     var request = options.cRequest
     var info = imc_info()
@@ -156,7 +156,7 @@ extension ImageDecoder {
   }
 
   /// Decodes every pixel into `image`, whose storage is unshared and laid out for the output.
-  static func read(_ decoder: OpaquePointer, _ info: imc_info, bytesPerRow: Int, into image: inout Image)
+  static func read(_ decoder: UnsafeMutablePointer<imc_decoder>, _ info: imc_info, bytesPerRow: Int, into image: inout Image)
     throws(DecodeError)
   {
     var status = imc_status()
@@ -221,7 +221,8 @@ extension DecodeOptions {
     request.max_chunk_bytes = UInt64(Swift.max(1, limits.maxChunkBytes))
     request.libjpeg_only = libjpegOnly ? 1 : 0
     request.libpng_only = libpngOnly ? 1 : 0
-    request.always_split = alwaysSplitsScans ? 1 : 0
+    request.always_split = alwaysSplitsScans || smallestSplitScan != nil ? 1 : 0
+    request.split_min_bytes = UInt64(Swift.max(0, smallestSplitScan ?? 0))
     return request
   }
 }

@@ -38,7 +38,7 @@ public final class StreamingDecoder {
   /// The options every decode step uses (the JPEG scale may be replaced by `scaleForHeader`).
   public let options: DecodeOptions
   private let scaleForHeader: ((ImageHeader) -> JPEGScale)?
-  private let stream: OpaquePointer?
+  private let stream: UnsafeMutablePointer<imc_stream>?
   private var failure: DecodeError?
   private var finished = false
 
@@ -177,7 +177,7 @@ public final class StreamingDecoder {
     try advance(stream)
   }
 
-  private func live() throws(DecodeError) -> OpaquePointer {
+  private func live() throws(DecodeError) -> UnsafeMutablePointer<imc_stream> {
     if let failure { throw failure }
     guard let stream else {
       throw fail(DecodeError(kind: .outOfMemory, format: nil, message: "cannot allocate a decoder"))
@@ -193,7 +193,7 @@ public final class StreamingDecoder {
   }
 
   /// Takes the header and output facts as they become known; starts a JPEG at its scale.
-  private func advance(_ stream: OpaquePointer) throws(DecodeError) {
+  private func advance(_ stream: UnsafeMutablePointer<imc_stream>) throws(DecodeError) {
     var state = imc_stream_state(stream)
     if state == Int32(IMC_STREAM_HEADER_READY) {
       var info = imc_info()

@@ -17,8 +17,8 @@ public enum LocalItem {
   /// and makes or reuses its thumbnail.
   ///
   /// Without a thumbnail, the validation is a full strict decode, row by row
-  /// (`ImageDecoder.validate`). With one, the decode that makes the thumbnail is the validation (a progressive JPEG:
-  /// the scans the thumbnail needs, every scan with `--every-scan`); a reused thumbnail's stamp
+  /// (`ImageDecoder.validate`). With one, the decode that makes the thumbnail is the validation (every scan of
+  /// a progressive JPEG is decoded, so the verdict is the full decode's); a reused thumbnail's stamp
   /// says the file is unchanged since it was made.
   /// - Parameters:
   ///   - path: The image file.

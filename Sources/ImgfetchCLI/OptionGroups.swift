@@ -115,7 +115,6 @@ public struct ThumbnailRequest: OptionValues {
     options.allowsUpscaling = parsed.has("upscale")
     options.appliesOrientation = !parsed.has("no-rotate")
     options.flushesToDisk = parsed.has("sync")
-    options.decodesEveryScan = parsed.has("every-scan")
     self.options = options
   }
 

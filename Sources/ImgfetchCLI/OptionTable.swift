@@ -97,7 +97,6 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec("upscale", help: "enlarge images smaller than the size"),
         OptionSpec("no-rotate", help: "do not apply the EXIF orientation"),
         OptionSpec("sync", help: "flush each thumbnail to disk before renaming it into place"),
-        OptionSpec("every-scan", help: "decode every scan of a progressive JPEG (full validation)"),
       ]
     case .decode:
       [

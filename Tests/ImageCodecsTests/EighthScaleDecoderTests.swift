@@ -3,8 +3,8 @@ import Foundation
 import ImageCodecs
 import Testing
 
-/// imgfetch's own 1/8-scale entropy decoder (`imc_jpeg_eighth.c`, used for thumbnails and for the
-/// validation of JPEGs) must be invisible: for every input, every source (memory, a file, a
+/// imgfetch's JPEG engine at 1/8 scale (`Sources/CodecEngines/JPEG`, used for thumbnails and for
+/// the validation of JPEGs) must be invisible: for every input, every source (memory, a file, a
 /// validation, a stream in random pieces) and every output format, the same verdict, the same error
 /// message and the same pixels as libjpeg decoding the same bytes alone (`libjpegOnly`).
 ///
@@ -119,7 +119,9 @@ import Testing
     damaged[jpeg.count * 3 / 4] ^= 0x5A
     if damaged[jpeg.count * 3 / 4] == 0xFF { damaged[jpeg.count * 3 / 4] = 0xFE }
     for (label, bytes) in [("intact", jpeg), ("damaged", damaged)] {
+      let before = JPEGEngineCounts.current()
       let ours = Outcome(StreamingDecoderTests.oneCall(bytes, options: Self.options(.source, libjpegOnly: false)))
+      #expect(JPEGEngineCounts.current().splits - before.splits == 1, "\(label): the scan was split")
       let libjpeg = Outcome(StreamingDecoderTests.oneCall(bytes, options: Self.options(.source, libjpegOnly: true)))
       #expect(ours == libjpeg, "\(label): \(ours), libjpeg alone: \(libjpeg)")
     }

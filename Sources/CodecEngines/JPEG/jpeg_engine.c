@@ -20,13 +20,6 @@ struct imc_jpeg_engine {
   const char *reason;
 };
 
-static _Thread_local imc_jpeg_engine_counts counts;
-
-void imc_jpeg_count_scan(void) { counts.scans++; }
-void imc_jpeg_count_split(void) { counts.splits++; }
-void imc_jpeg_count_dc_only(void) { counts.dc_only++; }
-void imc_jpeg_engine_counts_of_thread(imc_jpeg_engine_counts *out) { *out = counts; }
-
 imc_jpeg_engine *imc_jpeg_engine_create(const imc_jpeg_engine_request *request) {
   if (request->scale_eighths != 1 && request->scale_eighths != 2) return NULL;
   if (request->output != IMC_JPEG_ENGINE_GRAY && request->output != IMC_JPEG_ENGINE_RGB &&
@@ -49,7 +42,7 @@ void imc_jpeg_engine_destroy(imc_jpeg_engine *engine) {
 }
 
 static int32_t give_up(imc_jpeg_engine *engine, const char *reason) {
-  if (engine->phase != PHASE_GAVE_UP) counts.given_up++;
+  if (engine->phase != PHASE_GAVE_UP) imc_jpeg_count_give_up();
   engine->phase = PHASE_GAVE_UP;
   engine->reason = reason;
   return IMC_JPEG_ENGINE_GIVE_UP;

@@ -299,8 +299,9 @@ int imc_jpeg_progressive_would_smooth(const imc_jpeg_progressive *progressive);
 void imc_jpeg_progressive_output_row(imc_jpeg_progressive *progressive, imc_jpeg_output *output, uint32_t row);
 void imc_jpeg_progressive_destroy(imc_jpeg_progressive *progressive);
 
-/* Thread-local counts (jpeg_engine.c). */
+/* Thread-local counts (jpeg_counts.c). */
 void imc_jpeg_count_scan(void);
+void imc_jpeg_count_give_up(void);
 void imc_jpeg_count_split(void);
 void imc_jpeg_count_dc_only(void);
 

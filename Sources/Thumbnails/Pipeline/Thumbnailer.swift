@@ -162,17 +162,6 @@ public struct Thumbnailer: Sendable {
       throw .invalidOptions(
         "a \(plan.width)x\(plan.height) thumbnail is over the \(options.limits.maxPixels)-pixel limit")
     }
-    // A progressive JPEG decoded at 1/8 needs only its DC scans, so unless
-    // ``ThumbnailOptions/decodesEveryScan`` is set those alone are decoded (the same pixels, a
-    // fraction of the work; see ``/ImageCodecs/ProgressiveDCScans``). Anything unexpected falls back to the
-    // full decode, which also gives the decoder's own error for a damaged file.
-    if !options.decodesEveryScan, header.format == .jpeg, header.isProgressive, plan.jpegScale == .eighth,
-      let bytes = source.contents(),
-      let dcScans = ProgressiveDCScans.extract(from: bytes, maxScans: options.limits.maxJPEGScans),
-      let image = try? streamed(MemorySource(bytes: dcScans, limits: options.limits), flattenAlpha: flattenAlpha)
-    {
-      return (image, format)
-    }
     if header.format == .png && header.isInterlaced {
       // libpng holds an interlaced image whole until its last pass whichever way it is read, and
       // its one-call read is the faster one; the pixels are the same.
@@ -201,7 +190,7 @@ public struct Thumbnailer: Sendable {
     do throws(ThumbnailError) {
       try source.forEachChunk { (chunk, isLast) throws(ThumbnailError) in
         do throws(DecodeError) {
-          // The last bytes as the last: a progressive JPEG's scans then go to imgfetch's own decoder.
+          // The last bytes as the last: a large sequential JPEG scan may then be split between two threads.
           if isLast { try decoder.appendLast(chunk) } else { try decoder.append(chunk) }
         } catch { throw .decode(error) }
         try stream.consumeRows(from: decoder)

@@ -27,12 +27,6 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// thumbnails can be rebuilt, and a flush costs more than making a thumbnail. A file left
   /// incomplete by a power failure is detected (it does not end as a JPEG or PNG must) and rebuilt.
   public var flushesToDisk: Bool
-  /// Whether a progressive JPEG is entropy-decoded in full even when the thumbnail needs only its
-  /// DC scans (at 1/8 scale). Off by default: the pixels are identical, the file's structure is
-  /// still checked (a truncated file is refused), and skipping the AC scans saves most of the
-  /// decode. On, the AC data is decoded too, so damage inside it is reported as a strict full
-  /// decode would.
-  public var decodesEveryScan: Bool
 
   /// Creates options.
   /// - Parameters:
@@ -44,13 +38,12 @@ public struct ThumbnailOptions: Sendable, Equatable {
   ///   - format: `.automatic` by default (JPEG quality 85 for opaque sources, PNG for sources with alpha).
   ///   - limits: ``/ImageCodecs/DecodeLimits/standard`` by default.
   ///   - flushesToDisk: `false` by default.
-  ///   - decodesEveryScan: `false` by default.
   public init(
     size: ThumbnailSize, fit: ThumbnailFit = .inside, allowsUpscaling: Bool = false,
     appliesOrientation: Bool = true,
     filter: ResampleFilter = .lanczos3, format: ThumbnailFormat = .automatic,
     limits: DecodeLimits = .standard,
-    flushesToDisk: Bool = false, decodesEveryScan: Bool = false
+    flushesToDisk: Bool = false
   ) {
     self.size = size
     self.fit = fit
@@ -60,6 +53,5 @@ public struct ThumbnailOptions: Sendable, Equatable {
     self.format = format
     self.limits = limits
     self.flushesToDisk = flushesToDisk
-    self.decodesEveryScan = decodesEveryScan
   }
 }

@@ -1,0 +1,40 @@
+/* imc_source.c: a pull decode's bytes, the formats' magic bytes and the pixel layouts' sizes. */
+#include "imc_core.h"
+
+#include <string.h>
+
+size_t imc_source_read(imc_source *source, uint8_t *out, size_t n) {
+  if (source->file) {
+    size_t got = fread(out, 1, n, source->file);
+    if (got < n) source->hit_end = 1;
+    return got;
+  }
+  size_t left = source->length - source->offset;
+  size_t take = n < left ? n : left;
+  memcpy(out, source->data + source->offset, take);
+  source->offset += take;
+  if (take < n) source->hit_end = 1;
+  return take;
+}
+
+int32_t imc_sniff(const uint8_t *data, size_t length) {
+  static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (length >= 8 && memcmp(data, png_magic, 8) == 0) return IMC_FORMAT_PNG;
+  if (length >= 3 && data[0] == 0xff && data[1] == 0xd8 && data[2] == 0xff) return IMC_FORMAT_JPEG;
+  return IMC_FORMAT_UNKNOWN;
+}
+
+size_t imc_layout_bytes_per_pixel(int32_t layout) {
+  switch (layout) {
+  case IMC_LAYOUT_GRAY8: return 1;
+  case IMC_LAYOUT_GRAYALPHA8: return 2;
+  case IMC_LAYOUT_RGB8: return 3;
+  case IMC_LAYOUT_RGBA8: return 4;
+  case IMC_LAYOUT_GRAY16: return 2;
+  case IMC_LAYOUT_GRAYALPHA16: return 4;
+  case IMC_LAYOUT_RGB16: return 6;
+  case IMC_LAYOUT_RGBA16: return 8;
+  default: return 0;
+  }
+}
+
