@@ -34,6 +34,12 @@ static inline uint8_t range_limit(int64_t x) {
   return (uint8_t)(index - 896);
 }
 
+/* The range limit of a value already checked within [-512, 511], where it is a clamp. */
+static inline uint8_t clamped(int32_t x) {
+  int32_t sample = x + 128;
+  return (uint8_t)(sample < 0 ? 0 : sample > 255 ? 255 : sample);
+}
+
 /* Whether every value is within +-bound (as unsigned comparisons, without overflow). */
 static inline int within(int32_t value, int32_t bound) { return (uint32_t)(value + bound) <= (uint32_t)(2 * bound); }
 
@@ -49,13 +55,112 @@ int imc_jpeg_idct_flat(int size, int16_t dc, uint16_t quant, uint8_t *out, size_
   int32_t value = (int32_t)dc * (int16_t)quant;
   int32_t x = (value + 4) >> 3;
   if (!within(value, 4095) || x < -512 || x > 511) return 0;
-  uint8_t sample = range_limit(x);
+  uint8_t sample = clamped(x);
   for (int row = 0; row < size; row++) memset(out + (size_t)row * stride, sample, (size_t)size);
   return 1;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* The dequantized coefficients of row `row` (8 columns), in 16 bits: 0 when a product in one of
+ * the columns the output uses (`used`: a byte mask of them, as _mm_movemask_epi8 gives it) leaves
+ * the first pass's bound (|v| <= 16383, which also keeps it within 16 bits). */
+static inline int dequantized_row(const int16_t *in, const uint16_t *q, int row, int used, __m128i *v) {
+  __m128i c = _mm_loadu_si128((const __m128i *)(in + 8 * row));
+  __m128i k = _mm_loadu_si128((const __m128i *)(q + 8 * row));
+  __m128i low = _mm_mullo_epi16(c, k), high = _mm_mulhi_epi16(c, k);
+  /* In 16 bits when the high half is the low half's sign; then within the bound. */
+  __m128i wide = _mm_xor_si128(_mm_cmpeq_epi16(high, _mm_srai_epi16(low, 15)), _mm_set1_epi16(-1));
+  __m128i over = _mm_or_si128(_mm_cmpgt_epi16(low, _mm_set1_epi16(16383)), _mm_cmplt_epi16(low, _mm_set1_epi16(-16383)));
+  *v = low;
+  return (_mm_movemask_epi8(_mm_or_si128(wide, over)) & used) == 0;
+}
+
+/* a*x + b*y in 32-bit lanes, for the four low (`high` 0) or high columns. */
+static inline __m128i pair(__m128i x, __m128i y, int16_t a, int16_t b, int high) {
+  __m128i mixed = high ? _mm_unpackhi_epi16(x, y) : _mm_unpacklo_epi16(x, y);
+  return _mm_madd_epi16(mixed, _mm_set_epi16(b, a, b, a, b, a, b, a));
+}
+
+/* v << shift in 32-bit lanes (shift < 16), for the four low or high columns. */
+static inline __m128i widened(__m128i v, int shift, int high) {
+  __m128i spread = high ? _mm_unpackhi_epi16(_mm_setzero_si128(), v) : _mm_unpacklo_epi16(_mm_setzero_si128(), v);
+  return _mm_srai_epi32(spread, 16 - shift);
+}
+
+static inline __m128i descaled(__m128i x, int n) { return _mm_srai_epi32(_mm_add_epi32(x, _mm_set1_epi32(1 << (n - 1))), n); }
+
+/* Whether every used lane (`used`: a byte mask, as _mm_movemask_epi8 gives it) is within +-16383. */
+static inline int lanes_within(__m128i x, int used) {
+  __m128i over = _mm_or_si128(_mm_cmpgt_epi32(x, _mm_set1_epi32(16383)), _mm_cmplt_epi32(x, _mm_set1_epi32(-16383)));
+  return (_mm_movemask_epi8(over) & used) == 0;
+}
+
+/* Byte masks of the columns an output uses: 2x2 0, 1, 3, 5, 7; 4x4 all but 4. In 16-bit lanes (a
+ * row), and in the 32-bit lanes of the low and high four columns. */
+#define USED_2X2 0xCCCF
+#define USED_4X4 0xFCFF
+static inline int used_low(int mask16) { return ((mask16 & 0x3) ? 0x000F : 0) | ((mask16 & 0xC) ? 0x00F0 : 0) | ((mask16 & 0x30) ? 0x0F00 : 0) | ((mask16 & 0xC0) ? 0xF000 : 0); }
+static inline int used_high(int mask16) { return used_low(mask16 >> 8); }
+
+/* The 2x2 output's first pass on every column at once (columns 2, 4 and 6 are computed and not
+ * used). The same integers as the scalar pass: each value and sum is exact in 32 bits. */
+static int pass1_2x2(const int16_t *in, const uint16_t *q, int32_t workspace[2][8]) {
+  __m128i v0, v1, v3, v5, v7;
+  const int used = USED_2X2;
+  if (!dequantized_row(in, q, 0, used, &v0) || !dequantized_row(in, q, 1, used, &v1) ||
+      !dequantized_row(in, q, 3, used, &v3) || !dequantized_row(in, q, 5, used, &v5) ||
+      !dequantized_row(in, q, 7, used, &v7))
+    return 0;
+  for (int high = 0; high < 2; high++) {
+    int lanes = high ? used_high(used) : used_low(used);
+    __m128i even = widened(v0, CONST_BITS + 2, high);
+    __m128i odd = _mm_add_epi32(pair(v7, v5, -5906, 6967, high), pair(v3, v1, -10426, 29692, high));
+    __m128i a = descaled(_mm_add_epi32(even, odd), CONST_BITS - PASS1_BITS + 2);
+    __m128i b = descaled(_mm_sub_epi32(even, odd), CONST_BITS - PASS1_BITS + 2);
+    if (!lanes_within(a, lanes) || !lanes_within(b, lanes)) return 0;
+    _mm_storeu_si128((__m128i *)(workspace[0] + 4 * high), a);
+    _mm_storeu_si128((__m128i *)(workspace[1] + 4 * high), b);
+  }
+  return 1;
+}
+
+/* The 4x4 output's first pass on every column at once (column 4 is computed and not used). */
+static int pass1_4x4(const int16_t *in, const uint16_t *q, int32_t workspace[4][8]) {
+  __m128i v0, v1, v2, v3, v5, v6, v7;
+  const int used = USED_4X4;
+  if (!dequantized_row(in, q, 0, used, &v0) || !dequantized_row(in, q, 1, used, &v1) ||
+      !dequantized_row(in, q, 2, used, &v2) || !dequantized_row(in, q, 3, used, &v3) ||
+      !dequantized_row(in, q, 5, used, &v5) || !dequantized_row(in, q, 6, used, &v6) ||
+      !dequantized_row(in, q, 7, used, &v7))
+    return 0;
+  for (int high = 0; high < 2; high++) {
+    int lanes = high ? used_high(used) : used_low(used);
+    __m128i t0 = widened(v0, CONST_BITS + 1, high);
+    __m128i t2 = pair(v2, v6, 15137, -6270, high);
+    __m128i t10 = _mm_add_epi32(t0, t2), t12 = _mm_sub_epi32(t0, t2);
+    __m128i o0 = _mm_add_epi32(pair(v7, v5, -1730, 11893, high), pair(v3, v1, -17799, 8697, high));
+    __m128i o2 = _mm_add_epi32(pair(v7, v5, -4176, -4926, high), pair(v3, v1, 7373, 20995, high));
+    const int n = CONST_BITS - PASS1_BITS + 1;
+    __m128i w0 = descaled(_mm_add_epi32(t10, o2), n), w3 = descaled(_mm_sub_epi32(t10, o2), n);
+    __m128i w1 = descaled(_mm_add_epi32(t12, o0), n), w2 = descaled(_mm_sub_epi32(t12, o0), n);
+    if (!lanes_within(w0, lanes) || !lanes_within(w1, lanes) || !lanes_within(w2, lanes) || !lanes_within(w3, lanes))
+      return 0;
+    _mm_storeu_si128((__m128i *)(workspace[0] + 4 * high), w0);
+    _mm_storeu_si128((__m128i *)(workspace[1] + 4 * high), w1);
+    _mm_storeu_si128((__m128i *)(workspace[2] + 4 * high), w2);
+    _mm_storeu_si128((__m128i *)(workspace[3] + 4 * high), w3);
+  }
+  return 1;
+}
+#endif
+
 static int idct_2x2(const int16_t *in, const uint16_t *q, uint8_t *out, size_t stride) {
   int32_t workspace[2][8];
+#if defined(__SSE2__)
+  if (!pass1_2x2(in, q, workspace)) return 0;
+#else
   /* Pass 1: columns 0, 1, 3, 5, 7 (a 2x2 output needs no others). Every product fits 32 bits
    * (16 x 16); once checked within +-16383, every sum does too. */
   static const int columns[5] = {0, 1, 3, 5, 7};
@@ -81,6 +186,7 @@ static int idct_2x2(const int16_t *in, const uint16_t *q, uint8_t *out, size_t s
     workspace[0][column] = a;
     workspace[1][column] = b;
   }
+#endif
   /* Pass 2: the two rows. */
   for (int row = 0; row < 2; row++) {
     const int32_t *w = workspace[row];
@@ -95,14 +201,17 @@ static int idct_2x2(const int16_t *in, const uint16_t *q, uint8_t *out, size_t s
       b = (int32_t)descale(even - odd, CONST_BITS + PASS1_BITS + 3 + 2);
     }
     if (a < -512 || a > 511 || b < -512 || b > 511) return 0;
-    o[0] = range_limit(a);
-    o[1] = range_limit(b);
+    o[0] = clamped(a);
+    o[1] = clamped(b);
   }
   return 1;
 }
 
 static int idct_4x4(const int16_t *in, const uint16_t *q, uint8_t *out, size_t stride) {
   int32_t workspace[4][8];
+#if defined(__SSE2__)
+  if (!pass1_4x4(in, q, workspace)) return 0;
+#else
   /* Pass 1: every column but 4, rows 0-3, 5-7. */
   for (int column = 0; column < 8; column++) {
     if (column == 4) continue;
@@ -134,6 +243,7 @@ static int idct_4x4(const int16_t *in, const uint16_t *q, uint8_t *out, size_t s
     workspace[2][column] = w2;
     workspace[3][column] = w3;
   }
+#endif
   /* Pass 2: the four rows. */
   for (int row = 0; row < 4; row++) {
     const int32_t *w = workspace[row];
@@ -155,7 +265,7 @@ static int idct_4x4(const int16_t *in, const uint16_t *q, uint8_t *out, size_t s
     }
     for (int i = 0; i < 4; i++) {
       if (x[i] < -512 || x[i] > 511) return 0;
-      o[i] = range_limit(x[i]);
+      o[i] = clamped(x[i]);
     }
   }
   return 1;
