@@ -5,8 +5,10 @@
  *   - progressive Huffman JPEGs at 1/8 and 1/4: 1.2x to 2.4x libjpeg, which decodes their scans a
  *     byte at a time and (at 1/8) keeps all 64 coefficients of blocks whose output is one sample;
  *   - sequential (baseline) JPEGs at 1/8, where most of the work is skipping AC coefficients that
- *     libjpeg decodes one code at a time on its checked path, and a large scan can be split between
- *     two threads;
+ *     libjpeg decodes one code at a time on its checked path (1.1x to 1.2x libjpeg's CPU for 4:4:4
+ *     and 4:2:2), and a large scan can be split between two threads; except 4:2:0 (chroma made by
+ *     a 2x2 inverse DCT) while other decodes run: there the engine is 0.9x libjpeg and no second
+ *     core is free for the split, so libjpeg decodes;
  *   - validations (no pixels) at those scales.
  * Everything else (full size, 1/2, sequential at 1/4, CMYK, arithmetic coding, lenient decodes) is
  * libjpeg's alone. Whatever the engine takes, libjpeg has read the header first (the limits, EXIF,
@@ -23,6 +25,22 @@
 /* Bytes a pull decode from a file reads at a time (with pread: libjpeg's stdio position is kept). */
 #define FILE_PIECE ((size_t)256 << 10)
 
+/* Whether a component the output needs is made by a larger inverse DCT than the luma's at 1/8 (the
+ * chroma of 4:2:0: libjpeg scales a component up by its inverse DCT where its sampling allows). */
+static int chroma_by_larger_idct(const struct jpeg_decompress_struct *cinfo, int32_t layout) {
+  if (cinfo->num_components != 3 || layout == IMC_LAYOUT_GRAY8) return 0;
+  int max_h = 1, max_v = 1;
+  for (int c = 0; c < 3; c++) {
+    if (cinfo->comp_info[c].h_samp_factor > max_h) max_h = cinfo->comp_info[c].h_samp_factor;
+    if (cinfo->comp_info[c].v_samp_factor > max_v) max_v = cinfo->comp_info[c].v_samp_factor;
+  }
+  for (int c = 0; c < 3; c++) {
+    int h = cinfo->comp_info[c].h_samp_factor, v = cinfo->comp_info[c].v_samp_factor;
+    if (max_h % (h * 2) == 0 && max_v % (v * 2) == 0) return 1;
+  }
+  return 0;
+}
+
 int imc_jpeg_engine_wanted(const struct imc_jpeg_session *session, const imc_decoder *decoder, int32_t scale_eighths,
                            int discard, imc_jpeg_engine_request *request) {
   const struct jpeg_decompress_struct *cinfo = &session->cinfo;
@@ -31,6 +49,9 @@ int imc_jpeg_engine_wanted(const struct imc_jpeg_session *session, const imc_dec
   if (cinfo->jpeg_color_space != JCS_GRAYSCALE && cinfo->jpeg_color_space != JCS_YCbCr) return 0;
   int pays = cinfo->progressive_mode ? scale_eighths == 1 || scale_eighths == 2 : scale_eighths == 1;
   if (!pays) return 0;
+  if (!cinfo->progressive_mode && !decoder->request.always_split && imc_busy_count() > 1 &&
+      chroma_by_larger_idct(cinfo, decoder->info.output_layout))
+    return 0;
   int output;
   switch (decoder->info.output_layout) {
   case IMC_LAYOUT_GRAY8: output = IMC_JPEG_ENGINE_GRAY; break;
