@@ -25,13 +25,23 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(
+      name: "CLCMS2", pkgConfig: "lcms2",
+      providers: [.apt(["liblcms2-dev"])]),
+    .systemLibrary(
+      name: "CWebP", pkgConfig: "libwebp",
+      providers: [.apt(["libwebp-dev"])]),
+    // Codec adapters of their own: lcms2 (colour profiles and transforms) and libwebp (WebP files),
+    // each through its public API only, symbols prefixed imc_, nothing printed.
+    .target(name: "LCMS2Adapter", dependencies: ["CLCMS2"], path: "Sources/CodecAdapters/LCMS2"),
+    .target(name: "LibWebPAdapter", dependencies: ["CWebP"], path: "Sources/CodecAdapters/LibWebP"),
     // The only target that talks to libpng, libjpeg and zlib: every session and every setjmp lives here.
     .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CZlib"]),
     // The systems layer: open a regular file, file status, errno to message, atomic publish, and the
     // lock shared state sits behind (a pthread mutex, which ThreadSanitizer sees; see Locked.swift).
     // Glibc only (no Foundation), so every module and the codec-only executable can use it.
     .target(name: "SystemFiles"),
-    .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "SystemFiles"]),
+    .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "LCMS2Adapter", "LibWebPAdapter", "SystemFiles"]),
     // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
     .target(name: "Thumbnails", dependencies: ["ImageCodecs", "SystemFiles"]),
     // The command line in two executables, so that commands without network start fast (issue 10.4):
