@@ -76,7 +76,13 @@ struct imc_decoder {
   imc_info info;
   imc_png_session *png;
   imc_jpeg_session *jpeg;
+  imc_color color;                  /* filled by the format's open, with the header */
+  imc_cmyk_row_converter cmyk_rows; /* NULL: the plain formula */
+  void *cmyk_context;
 };
+
+/* No colour facts yet: no profile, no sRGB chunk, no Adobe marker. */
+void imc_color_reset(imc_color *color);
 
 /* Status helpers. */
 void imc_status_set(imc_status *status, int32_t code, const char *message);

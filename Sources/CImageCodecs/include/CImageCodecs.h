@@ -126,6 +126,40 @@ imc_decoder *imc_decoder_open_file(const char *path, const imc_request *request,
 imc_decoder *imc_decoder_open_descriptor(int fd, const imc_request *request, imc_info *info,
                                          imc_status *status);
 
+/* What a file says about its colours, read with the header. Pointers stay valid while the decoder
+ * (or stream) lives. Nothing here is applied to the pixels, except a CMYK row converter (below). */
+enum {
+  IMC_ICC_KEPT = 0,       /* no profile, or the profile in `icc` */
+  IMC_ICC_OVER_LIMIT = 1, /* JPEG: the APP2 segments add up to more than max_chunk_bytes (dropped) */
+  IMC_ICC_INCOMPLETE = 2, /* JPEG: segments missing, repeated, or numbered inconsistently (dropped) */
+  IMC_ICC_REFUSED = 3,    /* PNG: libpng refused the iCCP chunk (`note` says why) */
+};
+typedef struct {
+  const uint8_t *icc; /* the ICC profile: JPEG APP2 ICC_PROFILE segments joined in sequence order,
+                         PNG iCCP inflated; NULL when none was kept */
+  size_t icc_length;
+  int32_t icc_state;     /* IMC_ICC_* */
+  int32_t srgb_intent;   /* PNG sRGB chunk: its rendering intent 0...3; -1 when absent */
+  uint32_t gamma;        /* PNG gAMA times 100000; 0 when absent */
+  int32_t has_chromaticities;
+  uint32_t chromaticities[8]; /* PNG cHRM times 100000: white x, y, red x, y, green x, y, blue x, y */
+  int32_t adobe_transform;    /* JPEG APP14 "Adobe" transform 0...2; -1 without that marker */
+  char note[120];             /* the library's words for a dropped profile, or "" */
+} imc_color;
+
+/* The colour facts of an open decoder (after a successful open) or stream (from
+ * IMC_STREAM_HEADER_READY on). */
+void imc_decoder_color(const imc_decoder *decoder, imc_color *color);
+
+/* Converts one row of `width` CMYK pixels, as libjpeg returns them (Adobe's inverted values when the
+ * file has an Adobe marker), to the decoder's output layout. `context` is the converter's own. */
+typedef void (*imc_cmyk_row_converter)(void *context, const uint8_t *cmyk, uint8_t *out, uint32_t width);
+
+/* A CMYK JPEG's rows through `convert` (an ICC transform) instead of the plain formula R = C*K/255
+ * (on inverted values). Set after the open and before the first row; `context` must outlive the
+ * decoding. NULL restores the formula. */
+void imc_decoder_set_cmyk_converter(imc_decoder *decoder, imc_cmyk_row_converter convert, void *context);
+
 /* Decodes every pixel into `pixels` (row_bytes apart, `capacity` bytes in all), in the layout the
  * open call reported. Returns IMC_OK or the status code. A decoder reads once. */
 int32_t imc_decoder_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, size_t capacity,
@@ -191,6 +225,10 @@ int32_t imc_stream_start(imc_stream *stream, int32_t scale_eighths, imc_status *
 int32_t imc_stream_state(const imc_stream *stream);
 /* The header and output facts (complete from IMC_STREAM_HEADER_READY on; the output from DECODING). */
 void imc_stream_info(const imc_stream *stream, imc_info *info);
+/* The colour facts (imc_decoder_color) and a CMYK row converter (imc_decoder_set_cmyk_converter,
+ * set in IMC_STREAM_HEADER_READY, before imc_stream_start) of a stream. */
+void imc_stream_color(const imc_stream *stream, imc_color *color);
+void imc_stream_set_cmyk_converter(imc_stream *stream, imc_cmyk_row_converter convert, void *context);
 size_t imc_stream_rows_available(const imc_stream *stream);
 /* Copies up to max_rows queued rows (decoding more as the queue empties) to out, `stride` apart. */
 int32_t imc_stream_read_rows(imc_stream *stream, uint8_t *out, size_t stride, size_t max_rows, size_t *copied,
