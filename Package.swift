@@ -34,7 +34,9 @@ let package = Package(
     // Codec adapters of their own: lcms2 (colour profiles and transforms) and libwebp (WebP files),
     // each through its public API only, symbols prefixed imc_, nothing printed.
     .target(name: "LCMS2Adapter", dependencies: ["CLCMS2"], path: "Sources/CodecAdapters/LCMS2"),
-    .target(name: "LibWebPAdapter", dependencies: ["CWebP"], path: "Sources/CodecAdapters/LibWebP"),
+    .target(
+      name: "LibWebPAdapter", dependencies: ["CWebP"], path: "Sources/CodecAdapters/LibWebP",
+      linkerSettings: [.linkedLibrary("webpmux")]),
     // The only target that talks to libpng, libjpeg and zlib: every session and every setjmp lives here.
     .target(name: "CImageCodecs", dependencies: ["CPNG", "CJPEG", "CZlib"]),
     // The systems layer: open a regular file, file status, errno to message, atomic publish, and the

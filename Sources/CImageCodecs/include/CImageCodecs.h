@@ -262,17 +262,19 @@ typedef struct {
 } imc_jpeg_options;
 
 /* Encodes gray8, rgb8 or rgba8/grayAlpha8 (alpha ignored) pixels as JPEG. A non-NULL `comment`
- * (NUL-terminated, at most 65533 bytes) is stored as a COM segment right after the JFIF header. */
+ * (NUL-terminated, at most 65533 bytes) is stored as a COM segment right after the JFIF header, a
+ * non-NULL `icc` profile as APP2 ICC_PROFILE segments after it (libjpeg's jpeg_write_icc_profile). */
 int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
                         int32_t layout, const imc_jpeg_options *options, const char *comment,
-                        imc_buffer *out, imc_status *status);
+                        const uint8_t *icc, size_t icc_length, imc_buffer *out, imc_status *status);
 
 /* Encodes pixels of any IMC_LAYOUT_* as PNG with zlib `level` (0...9). A non-NULL `comment`
  * (NUL-terminated, under 1 MB) is stored before the image data as an uncompressed text chunk with
- * keyword "Comment": tEXt when it is ASCII, iTXt (UTF-8) otherwise. */
+ * keyword "Comment": tEXt when it is ASCII, iTXt (UTF-8) otherwise. A non-NULL `icc` profile is
+ * stored as an iCCP chunk (left out, with no error, when libpng judges the profile unfit). */
 int32_t imc_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
-                       int32_t layout, int32_t level, const char *comment, imc_buffer *out,
-                       imc_status *status);
+                       int32_t layout, int32_t level, const char *comment, const uint8_t *icc,
+                       size_t icc_length, imc_buffer *out, imc_status *status);
 
 void imc_buffer_free(imc_buffer *buffer);
 

@@ -33,6 +33,13 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// decode. On, the AC data is decoded too, so damage inside it is reported as a strict full
   /// decode would.
   public var decodesEveryScan: Bool
+  /// The colour space of the thumbnail's pixels: sRGB (the default: converted from the source's
+  /// profile after the shrink, so every viewer shows the colours the source means), or the
+  /// source's own with its profile embedded (for archives). Recorded in the stamp.
+  public var colorSpace: ThumbnailColorSpace
+  /// Where thumbnail files go: next to their originals (`nil`, the default), or under a folder that
+  /// mirrors the source tree (see ``ThumbnailDirectory``).
+  public var outputDirectory: ThumbnailDirectory?
 
   /// Creates options.
   /// - Parameters:
@@ -45,12 +52,15 @@ public struct ThumbnailOptions: Sendable, Equatable {
   ///   - limits: ``/ImageCodecs/DecodeLimits/standard`` by default.
   ///   - flushesToDisk: `false` by default.
   ///   - decodesEveryScan: `false` by default.
+  ///   - colorSpace: `.sRGB` by default.
+  ///   - outputDirectory: `nil` (next to the originals) by default.
   public init(
     size: ThumbnailSize, fit: ThumbnailFit = .inside, allowsUpscaling: Bool = false,
     appliesOrientation: Bool = true,
     filter: ResampleFilter = .lanczos3, format: ThumbnailFormat = .automatic,
     limits: DecodeLimits = .standard,
-    flushesToDisk: Bool = false, decodesEveryScan: Bool = false
+    flushesToDisk: Bool = false, decodesEveryScan: Bool = false, colorSpace: ThumbnailColorSpace = .sRGB,
+    outputDirectory: ThumbnailDirectory? = nil
   ) {
     self.size = size
     self.fit = fit
@@ -61,5 +71,7 @@ public struct ThumbnailOptions: Sendable, Equatable {
     self.limits = limits
     self.flushesToDisk = flushesToDisk
     self.decodesEveryScan = decodesEveryScan
+    self.colorSpace = colorSpace
+    self.outputDirectory = outputDirectory
   }
 }
