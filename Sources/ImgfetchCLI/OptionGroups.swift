@@ -104,12 +104,20 @@ public struct ThumbnailRequest: OptionValues {
     var format = ThumbnailFormat.automatic
     if let choice = parsed.value("format") {
       guard let value = ThumbnailFormat.Choice(rawValue: choice) else {
-        throw UsageError("--format must be auto, jpeg or png (got \(choice))")
+        throw UsageError("--format must be auto, jpeg, png or webp (got \(choice))")
       }
       format.choice = value
     }
     if let text = parsed.value("quality") {
-      format.jpegQuality = try NumericOption.integer(text, option: "quality", in: NumericOption.quality)
+      if format.choice == .webp {
+        format.webpQuality = try NumericOption.integer(text, option: "quality", in: 0...100)
+      } else {
+        format.jpegQuality = try NumericOption.integer(text, option: "quality", in: NumericOption.quality)
+      }
+    }
+    if parsed.has("lossless") {
+      guard format.choice == .webp else { throw UsageError("--lossless goes with --format webp") }
+      format.webpLossless = true
     }
     options.format = format
     options.allowsUpscaling = parsed.has("upscale")
