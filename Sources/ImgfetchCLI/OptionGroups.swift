@@ -124,6 +124,7 @@ public struct ThumbnailRequest: OptionValues {
     options.appliesOrientation = !parsed.has("no-rotate")
     options.flushesToDisk = parsed.has("sync")
     options.decodesEveryScan = parsed.has("every-scan")
+    options.colorSpace = parsed.has("keep-profile") ? .source : .sRGB
     self.options = options
   }
 
@@ -143,12 +144,15 @@ public struct DecodeOutputOptions: OptionValues {
   public var orient = false
   /// Keep what decodes from a damaged file.
   public var lenient = false
+  /// Convert the pixels to sRGB (`--srgb`).
+  public var sRGB = false
 
   /// Reads the group.
   public init(_ parsed: ParsedArguments) throws(UsageError) {
     output = parsed.value("output")
     orient = parsed.has("orient")
     lenient = parsed.has("lenient")
+    sRGB = parsed.has("srgb")
     if let name = parsed.value("pixel-format"), name != "auto" {
       guard let request = PixelFormatRequest(rawValue: name) else {
         throw UsageError("--pixel-format must be auto, source, native, rgba8, rgb8 or gray8 (got \(name))")
