@@ -94,7 +94,7 @@ let package = Package(
     // SHA-256 in C for the reference-pixel hashes (fast enough at -O0 in debug builds), and the
     // posix_spawn that starts test children with no descriptor of the test process but 0-2.
     .target(name: "CFixtureSupport", path: "Tests/CFixtureSupport"),
-    .target(name: "FixtureSupport", dependencies: ["CFixtureSupport"], path: "Tests/FixtureSupport"),
+    .target(name: "FixtureSupport", dependencies: ["CFixtureSupport", "ImageCodecs"], path: "Tests/FixtureSupport"),
     .testTarget(name: "SystemFilesTests", dependencies: ["SystemFiles"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
     // The fixture Parse Server, nginx and scratch files for the fetch tests.

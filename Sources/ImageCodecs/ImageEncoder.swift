@@ -28,7 +28,8 @@ public struct EncodeError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// Colour: an image whose ``Image/colorSpace`` is not sRGB is written with its ICC profile (the
 /// embedded one, or one made from PNG `gAMA`/`cHRM`), so every viewer shows the colours it means; an
-/// sRGB image is written without one (untagged is sRGB to every viewer).
+/// sRGB image is written without one (untagged is sRGB to every viewer). WebP has no gray: a gray
+/// image with a profile of its own is converted to sRGB for it.
 public enum ImageEncoder {
   /// Encodes an image to bytes.
   /// - Parameters:
@@ -45,6 +46,14 @@ public enum ImageEncoder {
   {
     if let comment, comment.utf8.contains(0) {
       throw EncodeError(format: encoder.format, message: "a comment cannot hold a NUL character", path: nil)
+    }
+    // WebP stores gray as RGB, where a gray profile does not apply: such an image is written in sRGB.
+    if encoder.format == .webp && !image.pixelFormat.isColor && embeddedProfile(of: image) != nil {
+      let converted: Image
+      do { converted = try image.convertedToSRGB() } catch {
+        throw EncodeError(format: encoder.format, message: error.message, path: nil)
+      }
+      return try encoder.encode(converted, comment: comment, iccProfile: nil)
     }
     return try encoder.encode(image, comment: comment, iccProfile: embeddedProfile(of: image))
   }
