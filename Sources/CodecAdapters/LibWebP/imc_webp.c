@@ -104,7 +104,7 @@ int32_t imc_webp_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
   config.lossless = options->lossless ? 1 : 0;
   config.quality = (float)(options->quality < 0 ? 0 : options->quality > 100 ? 100 : options->quality);
   config.method = options->method < 0 ? 0 : options->method > 6 ? 6 : options->method;
-  config.exact = 0;
+  config.exact = config.lossless; /* lossless keeps even the colour under transparent pixels */
   if (!WebPValidateConfig(&config)) {
     snprintf(message, message_size, "invalid WebP settings");
     return 1;
