@@ -249,10 +249,13 @@ public final class StreamingDecoder {
   /// A CMYK JPEG with a usable profile: its rows through an lcms2 transform (before the decode starts).
   private func attachCMYKConverter(_ stream: OpaquePointer, _ header: ImageHeader) {
     guard header.colorSpace.model == .cmyk, header.colorSpace.iccProfile != nil else { return }
-    var info = imc_info()
-    imc_stream_info(stream, &info)
-    // The output layout is known from the header: the request's, or rgb8 for CMYK.
-    let layout = PixelFormat(layout: info.output_layout) ?? .rgb8
+    // The output layout is chosen only when the decode starts; for CMYK it is the request's.
+    let layout: PixelFormat =
+      switch options.pixelFormat {
+      case .rgba8: .rgba8
+      case .gray8: .gray8
+      default: .rgb8
+      }
     var color = imc_color()
     imc_stream_color(stream, &color)
     let input = color.adobe_transform >= 0 ? Int32(IMC_PIXELS_CMYK8_INVERTED) : Int32(IMC_PIXELS_CMYK8)

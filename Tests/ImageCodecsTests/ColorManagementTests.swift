@@ -73,6 +73,22 @@ import Testing
     #expect(image.colorSpace == .sRGB)
   }
 
+  @Test(arguments: PixelFormatRequest.allCases)
+  func aCMYKJPEGStreamsThroughItsProfileInEveryLayout(request: PixelFormatRequest) throws {
+    let bytes = try Self.bytes("cmyk.jpg")
+    let options = DecodeOptions(pixelFormat: request)
+    let whole = try ImageDecoder.decode(bytes, options: options)
+    let decoder = StreamingDecoder(options: options)
+    for start in stride(from: 0, to: bytes.count, by: 4096) { try decoder.append(Array(bytes[start..<min(bytes.count, start + 4096)])) }
+    try decoder.finish()
+    let size = try #require(decoder.outputSize)
+    var image = try Image(width: size.width, height: size.height, pixelFormat: try #require(decoder.outputPixelFormat))
+    #expect(try decoder.readRows(into: &image) == size.height)
+    #expect(image == whole, "\(request)")
+    let plain = try ImageDecoder.decode(try Self.bytes("cmyk-no-profile.jpg"), options: options)
+    #expect(whole != plain, "through the profile, not the plain formula")
+  }
+
   @Test(arguments: ["display-p3.jpg", "prophoto.png", "gray-gamma18.jpg", "adobe-rgb-gama-chrm.png"])
   func theEncodersKeepTheColourSpace(name: String) throws {
     let image = try ImageDecoder.decode(contentsOf: Self.fixture(name))
