@@ -79,6 +79,7 @@ struct imc_decoder {
   imc_color color;                  /* filled by the format's open, with the header */
   imc_cmyk_row_converter cmyk_rows; /* NULL: the plain formula */
   void *cmyk_context;
+  int32_t cmyk_layout; /* what the converter writes (IMC_LAYOUT_*) */
 };
 
 /* No colour facts yet: no profile, no sRGB chunk, no Adobe marker. */

@@ -723,7 +723,8 @@ static void convert_cmyk_row(const uint8_t *cmyk, uint8_t *out, uint32_t width, 
 
 /* One CMYK row to the output: through the caller's converter (an ICC transform) when set. */
 static void convert_cmyk(imc_decoder *decoder, const uint8_t *cmyk, uint8_t *out, uint32_t width) {
-  if (decoder->cmyk_rows) decoder->cmyk_rows(decoder->cmyk_context, cmyk, out, width);
+  if (decoder->cmyk_rows && decoder->cmyk_layout == decoder->info.output_layout)
+    decoder->cmyk_rows(decoder->cmyk_context, cmyk, out, width);
   else convert_cmyk_row(cmyk, out, width, decoder->info.output_layout);
 }
 

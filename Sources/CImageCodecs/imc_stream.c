@@ -177,8 +177,9 @@ void imc_stream_info(const imc_stream *stream, imc_info *info) { *info = stream-
 
 void imc_stream_color(const imc_stream *stream, imc_color *color) { imc_decoder_color(&stream->decoder, color); }
 
-void imc_stream_set_cmyk_converter(imc_stream *stream, imc_cmyk_row_converter convert, void *context) {
-  imc_decoder_set_cmyk_converter(&stream->decoder, convert, context);
+void imc_stream_set_cmyk_converter(imc_stream *stream, imc_cmyk_row_converter convert, void *context,
+                                   int32_t layout) {
+  imc_decoder_set_cmyk_converter(&stream->decoder, convert, context, layout);
 }
 
 size_t imc_stream_rows_available(const imc_stream *stream) { return stream->row_count; }

@@ -233,7 +233,8 @@ extension ImageDecoder {
     let input = color.adobe_transform >= 0 ? Int32(IMC_PIXELS_CMYK8_INVERTED) : Int32(IMC_PIXELS_CMYK8)
     let made = ColorTransform.make(from: header.colorSpace, input: input, output: output.transformLayout)
     if case .success(let transform) = made {
-      imc_decoder_set_cmyk_converter(decoder, imc_transform_cmyk_row, UnsafeMutableRawPointer(transform.pointer))
+      imc_decoder_set_cmyk_converter(
+        decoder, imc_transform_cmyk_row, UnsafeMutableRawPointer(transform.pointer), output.layout)
     }
     return made
   }

@@ -261,7 +261,8 @@ public final class StreamingDecoder {
     let input = color.adobe_transform >= 0 ? Int32(IMC_PIXELS_CMYK8_INVERTED) : Int32(IMC_PIXELS_CMYK8)
     let made = ColorTransform.make(from: header.colorSpace, input: input, output: layout.transformLayout)
     if case .success(let transform) = made {
-      imc_stream_set_cmyk_converter(stream, imc_transform_cmyk_row, UnsafeMutableRawPointer(transform.pointer))
+      imc_stream_set_cmyk_converter(
+        stream, imc_transform_cmyk_row, UnsafeMutableRawPointer(transform.pointer), layout.layout)
     }
     cmykConverter = made
   }
