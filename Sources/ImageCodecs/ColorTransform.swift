@@ -1,5 +1,6 @@
 internal import CImageCodecs
 internal import LCMS2Adapter
+internal import SystemFiles
 
 /// An lcms2 transform from one colour space to sRGB for one pixel layout; freed with the object.
 final class ColorTransform: @unchecked Sendable {
@@ -11,10 +12,34 @@ final class ColorTransform: @unchecked Sendable {
 
   let pointer: OpaquePointer
 
+  /// The transforms made so far, by profile and layouts (lcms2 takes 5-15 ms to build one, far more
+  /// than converting a thumbnail's pixels: a batch of one camera's photos builds it once). Transforms
+  /// are made with lcms2's cache off, so one can be used from several threads at once.
+  private struct CacheKey: Hashable {
+    let profile: [UInt8]?
+    let input: Int32
+    let output: Int32
+  }
+  private static let cache = Locked<[CacheKey: ColorTransform]>([:])
+  private static let cacheLimit = 8
+
   /// A transform reading `input` pixels in `colorSpace` and writing `output` pixels in sRGB.
   /// - Returns: The transform, or the reason lcms2 could not build one.
   static func make(from colorSpace: ColorSpace, input: Int32, output: Int32) -> ColorTransform.Outcome {
     let profile = colorSpace.profileBytes
+    let key = CacheKey(profile: profile, input: input, output: output)
+    if let known = cache.withLock({ $0[key] }) { return .success(known) }
+    let made = build(profile, input: input, output: output)
+    if case .success(let transform) = made {
+      cache.withLock { known in
+        if known.count >= cacheLimit { known.removeAll() }
+        known[key] = transform
+      }
+    }
+    return made
+  }
+
+  private static func build(_ profile: [UInt8]?, input: Int32, output: Int32) -> ColorTransform.Outcome {
     var message = [CChar](repeating: 0, count: 160)
     let made: OpaquePointer? = message.withUnsafeMutableBufferPointer { text in
       guard let profile else {

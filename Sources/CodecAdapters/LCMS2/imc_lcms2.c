@@ -16,14 +16,16 @@
 #include <lcms2_plugin.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- A context per profile or transform: silent, with a memory budget ---- */
 
+/* Atomic: a transform may be used from several threads at once (ImageCodecs shares them). */
 typedef struct {
-  size_t used;
+  atomic_size_t used;
   size_t limit;
 } budget;
 
@@ -38,13 +40,21 @@ typedef struct {
 
 static void *budget_malloc(cmsContext context, cmsUInt32Number size) {
   budget *account = context ? cmsGetContextUserData(context) : NULL;
-  if (account && (size > account->limit || account->used > account->limit - size)) return NULL;
+  if (account) {
+    size_t before = atomic_fetch_add(&account->used, (size_t)size);
+    if (size > account->limit || before > account->limit - size) {
+      atomic_fetch_sub(&account->used, (size_t)size);
+      return NULL;
+    }
+  }
   uint8_t *raw = malloc(HEADER_BYTES + (size_t)size);
-  if (!raw) return NULL;
+  if (!raw) {
+    if (account) atomic_fetch_sub(&account->used, (size_t)size);
+    return NULL;
+  }
   block_header *header = (block_header *)raw;
   header->size = size;
   header->charged = account;
-  if (account) account->used += size;
   return raw + HEADER_BYTES;
 }
 
@@ -53,7 +63,7 @@ static void budget_free(cmsContext context, void *pointer) {
   if (!pointer) return;
   uint8_t *raw = (uint8_t *)pointer - HEADER_BYTES;
   block_header *header = (block_header *)raw;
-  if (header->charged) header->charged->used -= header->size;
+  if (header->charged) atomic_fetch_sub(&header->charged->used, header->size);
   free(raw);
 }
 
@@ -83,7 +93,7 @@ static void silence_global(void) { cmsSetLogErrorHandler(silent); }
 /* A context for one job; `account` must outlive it. */
 static cmsContext open_context(budget *account) {
   pthread_once(&global_once, silence_global);
-  account->used = 0;
+  atomic_init(&account->used, 0);
   account->limit = IMC_LCMS_MEMORY_BUDGET;
   cmsContext context = cmsCreateContext(&memory_plugin, account);
   if (context) cmsSetLogErrorHandlerTHR(context, silent);
