@@ -1,5 +1,6 @@
 internal import CImageCodecs
 internal import LCMS2Adapter
+internal import SystemFiles
 
 extension ColorSpace {
   /// The description a file's colour facts give, with an embedded profile judged by lcms2 (size,
@@ -46,8 +47,31 @@ extension ColorSpace {
     }
   }
 
+  /// Judgements made so far (a file's header is read twice for a thumbnail, and a batch of one
+  /// camera's photos carries one profile): by profile, model and limit.
+  private struct JudgedKey: Hashable {
+    let profile: [UInt8]
+    let model: Model
+    let maxProfileBytes: Int
+  }
+  private static let judged = Locked<[JudgedKey: ColorSpace]>([:])
+
   /// A profile judged for an image of `model`: in use, or ignored with the reason.
   init(profile: [UInt8], model: Model, maxProfileBytes: Int) {
+    let key = JudgedKey(profile: profile, model: model, maxProfileBytes: maxProfileBytes)
+    if let known = Self.judged.withLock({ $0[key] }) {
+      self = known
+      return
+    }
+    self.init(judging: profile, model: model, maxProfileBytes: maxProfileBytes)
+    let made = self
+    Self.judged.withLock { known in
+      if known.count >= 16 { known.removeAll() }
+      known[key] = made
+    }
+  }
+
+  private init(judging profile: [UInt8], model: Model, maxProfileBytes: Int) {
     var facts = imc_profile_facts()
     profile.withUnsafeBufferPointer {
       imc_profile_inspect($0.baseAddress, $0.count, max(0, maxProfileBytes), model.lcmsModel, &facts)
