@@ -38,6 +38,18 @@ let package = Package(
       name: "CLibJPEGAdapter", dependencies: ["CCodecCore", "CJPEGEngine", "CJPEG"],
       path: "Sources/CodecAdapters/LibJPEG"),
     .target(name: "CZlibAdapter", dependencies: ["CInflateEngine", "CZlib"], path: "Sources/CodecAdapters/Zlib"),
+    // lcms2 (colour profiles and transforms) and libwebp (WebP files), likewise: public API only,
+    // symbols prefixed imc_, nothing printed. ImageCodecs calls them directly (they decode nothing).
+    .systemLibrary(
+      name: "CLCMS2", pkgConfig: "lcms2",
+      providers: [.apt(["liblcms2-dev"])]),
+    .systemLibrary(
+      name: "CWebP", pkgConfig: "libwebp",
+      providers: [.apt(["libwebp-dev"])]),
+    .target(name: "CLCMS2Adapter", dependencies: ["CLCMS2"], path: "Sources/CodecAdapters/LCMS2"),
+    .target(
+      name: "CLibWebPAdapter", dependencies: ["CWebP"], path: "Sources/CodecAdapters/LibWebP",
+      linkerSettings: [.linkedLibrary("webpmux")]),
     // The front ends (pull, push, the format table): the C module Swift's ImageCodecs imports.
     .target(
       name: "CImageCodecs",
@@ -46,7 +58,7 @@ let package = Package(
     // lock shared state sits behind (a pthread mutex, which ThreadSanitizer sees; see Locked.swift).
     // Glibc only (no Foundation), so every module and the codec-only executable can use it.
     .target(name: "SystemFiles"),
-    .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "SystemFiles"]),
+    .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "CLCMS2Adapter", "CLibWebPAdapter", "SystemFiles"]),
     // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
     .target(name: "Thumbnails", dependencies: ["ImageCodecs", "SystemFiles"]),
     // The command line in two executables, so that commands without network start fast (issue 10.4):
@@ -97,7 +109,7 @@ let package = Package(
     // SHA-256 in C for the reference-pixel hashes (fast enough at -O0 in debug builds), and the
     // posix_spawn that starts test children with no descriptor of the test process but 0-2.
     .target(name: "CFixtureSupport", path: "Tests/CFixtureSupport"),
-    .target(name: "FixtureSupport", dependencies: ["CFixtureSupport"], path: "Tests/FixtureSupport"),
+    .target(name: "FixtureSupport", dependencies: ["CFixtureSupport", "ImageCodecs"], path: "Tests/FixtureSupport"),
     .testTarget(name: "SystemFilesTests", dependencies: ["SystemFiles"]),
     .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
     // The fixture Parse Server, nginx and scratch files for the fetch tests.

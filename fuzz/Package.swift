@@ -26,6 +26,8 @@ let package = Package(
     // imgfetch's own inflater against zlib's raw inflate, directly on raw DEFLATE data.
     .executableTarget(name: "FuzzInflate", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(name: "FuzzParseJSON", dependencies: [.product(name: "ParseFetch", package: "imgfetch")]),
+    // ICC profiles from the input in real JPEGs (RGB, gray, CMYK): lcms2's judgement and transforms.
+    .executableTarget(name: "FuzzColor", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
   ],
   swiftLanguageModes: [.v6]
 )

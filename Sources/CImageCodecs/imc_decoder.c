@@ -42,8 +42,18 @@ static imc_decoder *new_decoder(const imc_request *request, imc_status *status) 
   }
   decoder->request = *request;
   imc_request_normalize(&decoder->request);
+  imc_color_reset(&decoder->color);
   imc_busy_enter(&decoder->busy);
   return decoder;
+}
+
+void imc_decoder_color(const imc_decoder *decoder, imc_color *color) { *color = decoder->color; }
+
+void imc_decoder_set_cmyk_converter(imc_decoder *decoder, imc_cmyk_row_converter convert, void *context,
+                                    int32_t layout) {
+  decoder->cmyk_rows = convert;
+  decoder->cmyk_context = convert ? context : NULL;
+  decoder->cmyk_layout = layout;
 }
 
 imc_decoder *imc_decoder_open_memory(const uint8_t *data, size_t length, const imc_request *request,

@@ -14,6 +14,7 @@ imc_stream *imc_stream_create(const imc_request *request) {
   stream->decoder.stream = stream;
   stream->decoder.request = *request;
   imc_request_normalize(&stream->decoder.request);
+  imc_color_reset(&stream->decoder.color);
   imc_busy_enter(&stream->decoder.busy);
   return stream;
 }
@@ -164,6 +165,13 @@ int32_t imc_stream_set_source_file(imc_stream *stream, const char *path) {
 int32_t imc_stream_state(const imc_stream *stream) { return stream->state; }
 
 void imc_stream_info(const imc_stream *stream, imc_info *info) { *info = stream->decoder.info; }
+
+void imc_stream_color(const imc_stream *stream, imc_color *color) { imc_decoder_color(&stream->decoder, color); }
+
+void imc_stream_set_cmyk_converter(imc_stream *stream, imc_cmyk_row_converter convert, void *context,
+                                   int32_t layout) {
+  imc_decoder_set_cmyk_converter(&stream->decoder, convert, context, layout);
+}
 
 size_t imc_stream_rows_available(const imc_stream *stream) { return stream->row_count; }
 

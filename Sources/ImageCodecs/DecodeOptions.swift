@@ -8,6 +8,10 @@ public struct DecodeOptions: Sendable, Equatable {
   public var strictness: Strictness
   /// JPEG only: decode at `eighths`/8 of the stored size using DCT scaling (shrink on load).
   public var jpegScale: JPEGScale
+  /// Whether the pixels keep the source's colour space (`.source`, the default) or are converted to
+  /// sRGB through its profile (`.sRGB`). A CMYK JPEG becomes RGB either way (through its profile
+  /// when it has a usable one).
+  public var colorSpace: ColorSpaceRequest
   /// Whether libjpeg decodes every JPEG itself, also where imgfetch's own JPEG engine would: a
   /// strict decode at 1/8 scale (a thumbnail's shrink-on-load, a validation), and of a progressive
   /// Huffman JPEG also at 1/4. The two give the same verdicts, messages and pixels (the tests and
@@ -33,14 +37,16 @@ public struct DecodeOptions: Sendable, Equatable {
   ///   - limits: The limits; ``DecodeLimits/standard`` by default.
   ///   - strictness: `.strict` by default.
   ///   - jpegScale: `.full` by default.
+  ///   - colorSpace: `.source` by default.
   public init(
     pixelFormat: PixelFormatRequest = .source, limits: DecodeLimits = .standard,
-    strictness: Strictness = .strict, jpegScale: JPEGScale = .full
+    strictness: Strictness = .strict, jpegScale: JPEGScale = .full, colorSpace: ColorSpaceRequest = .source
   ) {
     self.pixelFormat = pixelFormat
     self.limits = limits
     self.strictness = strictness
     self.jpegScale = jpegScale
+    self.colorSpace = colorSpace
   }
 }
 
@@ -58,6 +64,15 @@ public enum PixelFormatRequest: String, Sendable, CaseIterable {
   case rgb8
   /// Always gray8 (colour converted with Rec. 601 luma weights; alpha dropped).
   case gray8
+}
+
+/// The colour space a decode hands the pixels back in.
+public enum ColorSpaceRequest: String, Sendable, CaseIterable {
+  /// The numbers as stored, in the source's colour space (``Image/colorSpace`` says which).
+  case source
+  /// Converted to sRGB through the source's profile (lcms2), after the decode. A gray output of a
+  /// colour source is converted in colour first, then made gray.
+  case sRGB = "srgb"
 }
 
 /// How a decode treats damage that loses pixels.

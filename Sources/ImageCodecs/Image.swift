@@ -9,7 +9,8 @@
 /// contiguous allocation of `bytesPerRow * height` bytes. Channels are interleaved in the order
 /// of ``PixelFormat`` (R, G, B, A); 16-bit samples are host-endian. Alpha is straight.
 /// The pixels are as stored in the file: ``orientation`` says how to turn them upright, and
-/// ``oriented()`` does it.
+/// ``oriented()`` does it; ``colorSpace`` says what the numbers mean, and ``convertedToSRGB()``
+/// converts them.
 ///
 /// `Image` is a value: copies share the buffer until one of them is written to.
 ///
@@ -30,6 +31,9 @@ public struct Image: Sendable {
   public private(set) var bytesPerRow: Int
   /// How the stored pixels must be turned to display upright (from EXIF; `.up` when absent).
   public var orientation: ExifOrientation
+  /// What the numbers mean as colours: the source's colour space (sRGB when it says nothing),
+  /// which ``ImageEncoder`` embeds as an ICC profile unless it is sRGB.
+  public var colorSpace: ColorSpace
   var storage: PixelStorage
 
   /// Creates an image whose pixels are all zero (transparent black where there is alpha).
@@ -88,6 +92,7 @@ public struct Image: Sendable {
     self.pixelFormat = pixelFormat
     self.bytesPerRow = bytesPerRow
     self.orientation = orientation
+    self.colorSpace = .sRGB(pixelFormat.colorModel)
     self.storage = storage
   }
 
@@ -153,7 +158,8 @@ public struct Image: Sendable {
 }
 
 extension Image: Equatable {
-  /// Two images are equal when size, format, orientation and every pixel byte match.
+  /// Two images are equal when size, format, orientation and every pixel byte match (the
+  /// ``colorSpace`` is not compared).
   public static func == (lhs: Image, rhs: Image) -> Bool {
     guard lhs.width == rhs.width, lhs.height == rhs.height, lhs.pixelFormat == rhs.pixelFormat,
       lhs.orientation == rhs.orientation

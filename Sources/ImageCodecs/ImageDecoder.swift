@@ -1,5 +1,6 @@
 internal import CImageCodecs
 public import FoundationEssentials
+internal import CLCMS2Adapter
 internal import SystemFiles
 
 /// Decodes PNG and JPEG files into ``Image`` pixel buffers, strictly by default: an image is
@@ -23,7 +24,9 @@ public enum ImageDecoder {
   public static func probe(_ bytes: some ContiguousBytes, limits: DecodeLimits = .standard) throws(DecodeError)
     -> ImageHeader
   {
-    try withDecoder(.memory(bytes), options: DecodeOptions(limits: limits)) { _, info in ImageHeader(info) }
+    try withDecoder(.memory(bytes), options: DecodeOptions(limits: limits)) { decoder, info in
+      header(decoder, info, limits: limits)
+    }
   }
 
   /// Reads the header of an image file, reading only as far into the file as the header goes.
@@ -35,7 +38,9 @@ public enum ImageDecoder {
   public static func probe(contentsOf path: String, limits: DecodeLimits = .standard) throws(DecodeError)
     -> ImageHeader
   {
-    try withDecoder(Source<[UInt8]>.file(path), options: DecodeOptions(limits: limits)) { _, info in ImageHeader(info) }
+    try withDecoder(Source<[UInt8]>.file(path), options: DecodeOptions(limits: limits)) { decoder, info in
+      header(decoder, info, limits: limits)
+    }
   }
 
   /// Decodes an image in memory.
@@ -167,10 +172,39 @@ extension ImageDecoder {
     if code != IMC_OK { throw DecodeError(status: status, format: info.format, path: nil) }
   }
 
+  /// The header, with the colour facts the decoder read beside it.
+  static func header(_ decoder: UnsafeMutablePointer<imc_decoder>, _ info: imc_info, limits: DecodeLimits) -> ImageHeader {
+    var color = imc_color()
+    imc_decoder_color(decoder, &color)
+    return ImageHeader(info, color: color, limits: limits)
+  }
+
+  /// Gray pixels of a colour source in sRGB: converted in colour, then made gray (Rec. 601 weights,
+  /// as the decoder's own gray conversion).
+  static func decodeGrayInSRGB<Bytes: ContiguousBytes>(_ source: Source<Bytes>, options: DecodeOptions)
+    throws(DecodeError) -> Image?
+  {
+    guard options.pixelFormat == .gray8, options.colorSpace == .sRGB else { return nil }
+    let found: ImageHeader =
+      switch source {
+      case .memory(let bytes): try probe(bytes, limits: options.limits)
+      case .file(let path): try probe(contentsOf: path, limits: options.limits)
+      }
+    guard found.colorType.colorModel != .gray else { return nil }
+    var colour = options
+    colour.pixelFormat = .rgb8
+    let image = try decode(source, options: colour)
+    return try image.grayscale()
+  }
+
   static func decode<Bytes: ContiguousBytes>(_ source: Source<Bytes>, options: DecodeOptions) throws(DecodeError)
     -> Image
   {
-    try withDecoder(source, options: options) { (decoder, info) throws(DecodeError) in
+    if let gray = try decodeGrayInSRGB(source, options: options) { return gray }
+    return try withDecoder(source, options: options) { (decoder, info) throws(DecodeError) in
+      let header = header(decoder, info, limits: options.limits)
+      let cmyk = cmykConverter(decoder, info, header)
+      defer { withExtendedLifetime(cmyk) {} }
       let layout = try outputLayout(info)
       var image: Image
       do {  // the storage's binding ends here: the image's reference must be the only one, or the write below would copy it
@@ -181,14 +215,62 @@ extension ImageDecoder {
           storage: storage)
       }
       try read(decoder, info, bytesPerRow: layout.bytesPerRow, into: &image)
+      try finishColor(&image, header: header, cmyk: cmyk, options: options)
       return image
     }
+  }
+
+  /// For a CMYK JPEG with a usable profile: the transform its rows go through (set on the decoder).
+  /// Its failure is the reason the plain formula is used instead.
+  static func cmykConverter(_ decoder: UnsafeMutablePointer<imc_decoder>, _ info: imc_info, _ header: ImageHeader)
+    -> ColorTransform.Outcome?
+  {
+    guard header.colorSpace.model == .cmyk, header.colorSpace.iccProfile != nil,
+      let output = PixelFormat(layout: info.output_layout)
+    else { return nil }
+    var color = imc_color()
+    imc_decoder_color(decoder, &color)
+    let input = color.adobe_transform >= 0 ? Int32(IMC_PIXELS_CMYK8_INVERTED) : Int32(IMC_PIXELS_CMYK8)
+    let made = ColorTransform.make(from: header.colorSpace, input: input, output: output.transformLayout)
+    if case .success(let transform) = made {
+      imc_decoder_set_cmyk_converter(
+        decoder, imc_transform_cmyk_row, UnsafeMutableRawPointer(transform.pointer), output.layout)
+    }
+    return made
+  }
+
+  /// Labels the decoded pixels with their colour space, and converts them to sRGB when asked.
+  static func finishColor(
+    _ image: inout Image, header: ImageHeader, cmyk: ColorTransform.Outcome?, options: DecodeOptions
+  ) throws(DecodeError) {
+    image.colorSpace = pixelColorSpace(header.colorSpace, pixelFormat: image.pixelFormat, cmyk: cmyk)
+    if options.colorSpace == .sRGB { try image.convertToSRGB() }
+  }
+
+  /// What decoded pixels' numbers mean: the file's space when the pixels are in its model; sRGB
+  /// for a CMYK JPEG's (converted through its profile, or by the plain formula); the numbers said
+  /// by nothing when a gray source became colour or the reverse.
+  static func pixelColorSpace(_ file: ColorSpace, pixelFormat: PixelFormat, cmyk: ColorTransform.Outcome?)
+    -> ColorSpace
+  {
+    if file.model == .cmyk {
+      if case .failure(let reason) = cmyk { return file.unspecified(model: pixelFormat.colorModel, note: "ICC profile ignored: \(reason)") }
+      return file.unspecified(model: pixelFormat.colorModel)
+    }
+    return file.model == pixelFormat.colorModel ? file : file.unspecified(model: pixelFormat.colorModel)
   }
 
   static func decode<Bytes: ContiguousBytes>(_ source: Source<Bytes>, options: DecodeOptions, into image: inout Image)
     throws(DecodeError)
   {
+    if let gray = try decodeGrayInSRGB(source, options: options) {
+      image = gray
+      return
+    }
     try withDecoder(source, options: options) { (decoder, info) throws(DecodeError) in
+      let header = header(decoder, info, limits: options.limits)
+      let cmyk = cmykConverter(decoder, info, header)
+      defer { withExtendedLifetime(cmyk) {} }
       let layout = try outputLayout(info)
       guard
         image.reshape(
@@ -197,6 +279,7 @@ extension ImageDecoder {
       else { throw outOfMemory(info, layout.byteCount) }
       image.orientation = ExifOrientation(exifValue: Int(info.orientation))
       try read(decoder, info, bytesPerRow: layout.bytesPerRow, into: &image)
+      try finishColor(&image, header: header, cmyk: cmyk, options: options)
     }
   }
 }

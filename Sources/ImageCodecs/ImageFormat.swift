@@ -1,11 +1,14 @@
 internal import CImageCodecs
 
-/// A compressed image format imgfetch decodes.
+/// A compressed image format imgfetch reads or writes: PNG and JPEG both ways, WebP written only
+/// (``ImageEncoder`` with ``WebPEncoder``; ``ImageDecoder`` refuses it as not an image).
 public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible {
   /// Portable Network Graphics.
   case png
   /// JPEG (JFIF/EXIF).
   case jpeg
+  /// WebP (written by ``WebPEncoder``; not decoded).
+  case webp
 
   /// The format named by a file's first bytes (its magic number), never by its name.
   /// - Parameter bytes: The start of the file; 8 bytes are enough.
@@ -24,9 +27,24 @@ public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible
     }
   }
 
-  /// The upper-case name used in messages: `PNG` or `JPEG`.
-  public var description: String { self == .png ? "PNG" : "JPEG" }
+  /// The name used in messages: `PNG`, `JPEG` or `WebP`.
+  public var description: String {
+    switch self {
+    case .png: "PNG"
+    case .jpeg: "JPEG"
+    case .webp: "WebP"
+    }
+  }
 
-  /// The usual file extension, without the dot: `png` or `jpg`.
-  public var fileExtension: String { self == .png ? "png" : "jpg" }
+  /// The usual file extension, without the dot: `png`, `jpg` or `webp`.
+  public var fileExtension: String {
+    switch self {
+    case .png: "png"
+    case .jpeg: "jpg"
+    case .webp: "webp"
+    }
+  }
+
+  /// Whether ``ImageDecoder`` decodes this format.
+  public var isDecodable: Bool { self != .webp }
 }

@@ -22,8 +22,10 @@ public struct ImageHeader: Sendable, Equatable {
   public let chromaSubsampling: String?
   /// The EXIF orientation (`.up` when absent).
   public let orientation: ExifOrientation
-  /// Whether an ICC colour profile is embedded (it is not applied).
+  /// Whether the file has an ICC colour profile (usable or not: see ``colorSpace``).
   public let hasICCProfile: Bool
+  /// The colour description the file carries, its profile judged (see ``ColorSpace``).
+  public let colorSpace: ColorSpace
   /// Whether the image has an alpha channel or PNG transparency (tRNS).
   public let hasAlpha: Bool
 
@@ -54,7 +56,7 @@ public struct ImageHeader: Sendable, Equatable {
   /// Height once the orientation is applied.
   public var orientedHeight: Int { orientation.swapsDimensions ? width : height }
 
-  init(_ info: imc_info) {
+  init(_ info: imc_info, color: imc_color, limits: DecodeLimits) {
     format = ImageFormat(code: info.format) ?? .png
     width = Int(info.width)
     height = Int(info.height)
@@ -89,6 +91,7 @@ public struct ImageHeader: Sendable, Equatable {
       hasAlpha = false
       chromaSubsampling = ImageHeader.subsampling(info)
     }
+    colorSpace = ColorSpace(color, model: colorType.colorModel, maxProfileBytes: limits.maxChunkBytes)
   }
 
   private static func subsampling(_ info: imc_info) -> String? {

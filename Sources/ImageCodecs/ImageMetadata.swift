@@ -1,8 +1,9 @@
 internal import SystemFiles
 
 /// The text an image file carries ahead of its pixels, read from the file's first bytes without
-/// decoding anything: JPEG `COM` segments, and PNG `tEXt` and uncompressed `iTXt` chunks. Also
-/// whether the file ends as a complete file does, from its last bytes.
+/// decoding anything: JPEG `COM` segments, PNG `tEXt` and uncompressed `iTXt` chunks, and a WebP
+/// file's `ICMT` comment chunk (found by walking its chunk headers). Also whether the file ends as a
+/// complete file does, and its colour space (its ICC profile and, for PNG, `sRGB`/`gAMA`/`cHRM`).
 ///
 /// ```swift
 /// let metadata = try ImageMetadata.read(contentsOf: "thumb.jpg")
@@ -10,7 +11,9 @@ internal import SystemFiles
 /// ```
 ///
 /// The read is bounded: at most ``defaultHeadBytes`` (or the `headBytes` asked for) from the start
-/// and 12 bytes from the end, whatever the file claims. It checks structure only as far as it walks
+/// and 12 bytes from the end, whatever the file claims (a WebP file: its chunk headers, and its
+/// text and profile chunks up to 64 KiB and the chunk limit); the colour space comes from the
+/// decoder's header read, which stops at the image data. It checks structure only as far as it walks
 /// (segment and chunk lengths, not checksums or pixel data): it is for files such as thumbnails
 /// that a program wrote itself, not a validation (``ImageDecoder`` validates).
 public struct ImageMetadata: Sendable, Equatable {
@@ -41,8 +44,14 @@ public struct ImageMetadata: Sendable, Equatable {
   /// The text entries before the image data (the first scan or `IDAT`), in file order, as far as
   /// the bytes read reach.
   public let texts: [Text]
-  /// Whether the file ends with a JPEG `EOI` marker or a PNG `IEND` chunk (with its checksum).
+  /// Whether the file ends with a JPEG `EOI` marker or a PNG `IEND` chunk (with its checksum), or is
+  /// as long as its WebP RIFF header says.
   public let isComplete: Bool
+  /// The colour space the file declares, its profile judged (see ``ColorSpace``); `nil` when not read.
+  public let colorSpace: ColorSpace?
+
+  /// The embedded ICC profile in use, as stored; `nil` without one (or when not read).
+  public var iccProfile: [UInt8]? { colorSpace?.iccProfile }
 
   /// The texts whose keyword is ``commentKeyword`` (every JPEG comment).
   public var comments: [String] { texts.filter { $0.keyword == Self.commentKeyword }.map(\.text) }
@@ -52,36 +61,57 @@ public struct ImageMetadata: Sendable, Equatable {
   ///   - format: The format.
   ///   - texts: The text entries.
   ///   - isComplete: Whether the file ends completely.
-  public init(format: ImageFormat, texts: [Text], isComplete: Bool) {
+  ///   - colorSpace: The colour space, if read.
+  public init(format: ImageFormat, texts: [Text], isComplete: Bool, colorSpace: ColorSpace? = nil) {
     self.format = format
     self.texts = texts
     self.isComplete = isComplete
+    self.colorSpace = colorSpace
   }
 
   /// Reads the metadata of an image file. A FIFO or device at the path is refused, never waited on.
   /// - Parameters:
   ///   - path: The file.
   ///   - headBytes: The most bytes read from the start.
+  ///   - readsColor: Whether ``colorSpace`` is read too (for PNG and JPEG, a header read that stops at
+  ///     the image data, within the standard limits); `true` by default.
   /// - Returns: The metadata.
   /// - Throws: ``DecodeError``: ``DecodeError/Kind/io`` when the file cannot be opened or read or is
-  ///   not a regular file, ``DecodeError/Kind/notAnImage`` when it is not a PNG or JPEG.
-  public static func read(contentsOf path: String, headBytes: Int = defaultHeadBytes) throws(DecodeError)
-    -> ImageMetadata
+  ///   not a regular file, ``DecodeError/Kind/notAnImage`` when it is not a PNG, JPEG or WebP file.
+  public static func read(contentsOf path: String, headBytes: Int = defaultHeadBytes, readsColor: Bool = true)
+    throws(DecodeError) -> ImageMetadata
   {
-    let head: [UInt8]
-    let tail: [UInt8]
+    var metadata: ImageMetadata
     do {
       let file = try ReadableFile(path: path)
-      head = try file.read(count: min(max(0, headBytes), file.status.size), at: 0)
-      tail = try file.read(count: min(12, file.status.size), at: max(0, file.status.size - 12))
-    } catch {
+      let size = file.status.size
+      let head = try file.read(count: min(max(0, headBytes), size), at: 0)
+      if WebPChunks.isWebP(head) {
+        let chunks = WebPChunks(size: size) { (offset, count) in try? file.read(count: count, at: offset) }
+        metadata = chunks.metadata(readsColor: readsColor)
+      } else {
+        let tail = try file.read(count: min(12, size), at: max(0, size - 12))
+        metadata = try parse(head: head, tail: tail)
+      }
+    } catch let error as SystemError {
       throw DecodeError(kind: .io, format: nil, message: error.description, path: path)
-    }
-    do { return try parse(head: head, tail: tail) } catch {
+    } catch let error as DecodeError {
       var located = error
       located.path = path
       throw located
+    } catch {
+      throw DecodeError(kind: .io, format: nil, message: "\(error)", path: path)
     }
+    if readsColor && metadata.format.isDecodable {
+      let header = try? ImageDecoder.probe(contentsOf: path)
+      metadata = metadata.with(colorSpace: header?.colorSpace)
+    }
+    return metadata
+  }
+
+  /// The same metadata with a colour space.
+  func with(colorSpace: ColorSpace?) -> ImageMetadata {
+    ImageMetadata(format: format, texts: texts, isComplete: isComplete, colorSpace: colorSpace)
   }
 
   /// Reads the metadata of an image file's bytes.
@@ -90,7 +120,13 @@ public struct ImageMetadata: Sendable, Equatable {
   /// - Returns: The metadata.
   /// - Throws: ``DecodeError/Kind/notAnImage`` when the bytes are not a PNG or JPEG.
   public static func read(_ bytes: [UInt8]) throws(DecodeError) -> ImageMetadata {
-    try parse(head: bytes, tail: Array(bytes.suffix(12)))
+    if WebPChunks.isWebP(bytes) {
+      return WebPChunks(size: bytes.count) { (offset, count) in
+        offset <= bytes.count ? Array(bytes[offset..<min(bytes.count, offset + count)]) : nil
+      }.metadata(readsColor: true)
+    }
+    let metadata = try parse(head: bytes, tail: Array(bytes.suffix(12)))
+    return metadata.with(colorSpace: try? ImageDecoder.probe(bytes).colorSpace)
   }
 
   static func parse(head: [UInt8], tail: [UInt8]) throws(DecodeError) -> ImageMetadata {
@@ -102,7 +138,7 @@ public struct ImageMetadata: Sendable, Equatable {
       let iend: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
       return ImageMetadata(format: .png, texts: pngTexts(head), isComplete: tail == iend)
     }
-    throw DecodeError(kind: .notAnImage, format: nil, message: "not a PNG or JPEG file")
+    throw DecodeError(kind: .notAnImage, format: nil, message: "not a PNG, JPEG or WebP file")
   }
 
   /// The `COM` segments before the first scan (`SOS`), walking marker segments from `SOI`.

@@ -1,5 +1,6 @@
 internal import CImageCodecs
 public import FoundationEssentials
+internal import CLCMS2Adapter
 
 /// Decodes a PNG or JPEG from bytes pushed as they arrive, handing out rows as they are ready.
 ///
@@ -15,6 +16,11 @@ public import FoundationEssentials
 /// var image = try Image(width: size.width, height: size.height, pixelFormat: decoder.outputPixelFormat!)
 /// _ = try decoder.readRows(into: &image)
 /// ```
+///
+/// Colour: the rows are in the source's colour space (``header``'s ``ImageHeader/colorSpace``), a
+/// CMYK JPEG's converted to RGB through its profile when it has a usable one; with
+/// ``DecodeOptions/colorSpace`` `.sRGB` every row handed out is converted to sRGB (a gray output of a
+/// colour source excepted: it is the luma of the stored numbers, see ``outputColorSpace``).
 ///
 /// Not thread-safe: one caller (a queue, a task) at a time.
 public final class StreamingDecoder {
@@ -53,6 +59,15 @@ public final class StreamingDecoder {
 
   /// Rows handed out so far.
   public private(set) var rowsRead = 0
+
+  /// What the numbers of the rows handed out mean (nil until the output is known): the source's
+  /// colour space, or sRGB when converted (see ``ImageDecoder/pixelColorSpace``).
+  public private(set) var outputColorSpace: ColorSpace?
+
+  /// A CMYK JPEG's row converter (kept alive while the stream decodes), or why there is none.
+  private var cmykConverter: ColorTransform.Outcome?
+  /// The transform rows go through on their way out, with `.sRGB`.
+  private var rowTransform: ColorTransform?
 
   /// ``appendLast(_:)`` was called: no bytes may follow.
   private var appendedLast = false
@@ -155,8 +170,17 @@ public final class StreamingDecoder {
         &status)
     }
     try check(code, status)
+    if let rowTransform, copied > 0 {
+      let width = image.width
+      try image.withUnsafeMutableBytes { pixels in
+        rowTransform.apply(
+          pixels.baseAddress!.assumingMemoryBound(to: UInt8.self) + firstRow * stride, stride: stride, width: width,
+          rows: copied)
+      }
+    }
     rowsRead += copied
     if let orientation = header?.orientation { image.orientation = orientation }
+    if let outputColorSpace { image.colorSpace = outputColorSpace }
     return copied
   }
 
@@ -198,8 +222,9 @@ public final class StreamingDecoder {
     if state == Int32(IMC_STREAM_HEADER_READY) {
       var info = imc_info()
       imc_stream_info(stream, &info)
-      let found = ImageHeader(info)
+      let found = header(of: stream, info)
       header = found
+      attachCMYKConverter(stream, found)
       let scale = scaleForHeader?(found) ?? options.jpegScale
       var status = imc_status()
       try check(imc_stream_start(stream, Int32(scale.eighths), &status), status)
@@ -208,10 +233,53 @@ public final class StreamingDecoder {
     if outputSize == nil && (state == Int32(IMC_STREAM_DECODING) || state == Int32(IMC_STREAM_DONE)) {
       var info = imc_info()
       imc_stream_info(stream, &info)
-      if header == nil { header = ImageHeader(info) }
+      if header == nil { header = header(of: stream, info) }
       outputSize = OutputSize(width: Int(info.output_width), height: Int(info.output_height))
       outputPixelFormat = PixelFormat(layout: info.output_layout)
+      if let header, let format = outputPixelFormat { chooseOutputColor(header, format) }
     }
+  }
+
+  private func header(of stream: UnsafeMutablePointer<imc_stream>, _ info: imc_info) -> ImageHeader {
+    var color = imc_color()
+    imc_stream_color(stream, &color)
+    return ImageHeader(info, color: color, limits: options.limits)
+  }
+
+  /// A CMYK JPEG with a usable profile: its rows through an lcms2 transform (before the decode starts).
+  private func attachCMYKConverter(_ stream: UnsafeMutablePointer<imc_stream>, _ header: ImageHeader) {
+    guard header.colorSpace.model == .cmyk, header.colorSpace.iccProfile != nil else { return }
+    // The output layout is chosen only when the decode starts; for CMYK it is the request's.
+    let layout: PixelFormat =
+      switch options.pixelFormat {
+      case .rgba8: .rgba8
+      case .gray8: .gray8
+      default: .rgb8
+      }
+    var color = imc_color()
+    imc_stream_color(stream, &color)
+    let input = color.adobe_transform >= 0 ? Int32(IMC_PIXELS_CMYK8_INVERTED) : Int32(IMC_PIXELS_CMYK8)
+    let made = ColorTransform.make(from: header.colorSpace, input: input, output: layout.transformLayout)
+    if case .success(let transform) = made {
+      imc_stream_set_cmyk_converter(
+        stream, imc_transform_cmyk_row, UnsafeMutableRawPointer(transform.pointer), layout.layout)
+    }
+    cmykConverter = made
+  }
+
+  /// The rows' colour space, and with `.sRGB` the transform that converts them.
+  private func chooseOutputColor(_ header: ImageHeader, _ format: PixelFormat) {
+    var space = ImageDecoder.pixelColorSpace(header.colorSpace, pixelFormat: format, cmyk: cmykConverter)
+    if options.colorSpace == .sRGB && !space.isSRGB {
+      switch ColorTransform.make(from: space, input: format.transformLayout, output: format.transformLayout) {
+      case .success(let transform):
+        rowTransform = transform
+        space = .sRGB(format.colorModel)
+      case .failure(let reason):
+        space = space.unspecified(note: "ICC profile ignored: \(reason)")
+      }
+    }
+    outputColorSpace = space
   }
 
   private func fail(_ error: DecodeError) -> DecodeError {
@@ -236,7 +304,7 @@ extension ImageDecoder {
       if imc_decoder_validate(decoder, &status) != IMC_OK {
         throw DecodeError(status: status, format: info.format, path: nil)
       }
-      return ImageHeader(info)
+      return header(decoder, info, limits: options.limits)
     }
   }
 }

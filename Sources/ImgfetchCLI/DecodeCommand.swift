@@ -5,8 +5,8 @@ import SystemFiles
   import Glibc
 #endif
 
-/// `imgfetch decode FILE [-o PATH|-] [--pixel-format F] [--orient] [--lenient]`: raw pixels,
-/// row-major, no header.
+/// `imgfetch decode FILE [-o PATH|-] [--pixel-format F] [--orient] [--lenient] [--srgb]`: raw
+/// pixels, row-major, no header; with `--srgb` converted to sRGB through the file's profile.
 enum DecodeCommand {
   static func run(_ invocation: Invocation) throws(UsageError) -> ExitCode {
     let file = invocation.operands[0]
@@ -21,6 +21,7 @@ enum DecodeCommand {
     }
     var options = DecodeOptions(limits: invocation.limits.decodeLimits)
     options.strictness = settings.lenient ? .lenient : .strict
+    options.colorSpace = settings.sRGB ? .sRGB : .source
     do {
       if let request = settings.pixelFormat {
         options.pixelFormat = request
@@ -30,6 +31,7 @@ enum DecodeCommand {
         options.pixelFormat = header.format == .png ? .rgba8 : .source
       }
       var image = try ImageDecoder.decode(contentsOf: file, options: options)
+      if settings.sRGB, let note = image.colorSpace.ignoredProfile { Console.error("\(file): \(note); treated as sRGB") }
       if settings.orient { image = try image.oriented() }
       return write(image, to: output)
     } catch {

@@ -36,6 +36,12 @@ enum InfoCommand {
     fields.append(("orientation", .int(header.orientation.rawValue)))
     fields.append(("hasAlpha", .bool(header.hasAlpha)))
     fields.append(("iccProfile", .bool(header.hasICCProfile)))
+    let color = header.colorSpace
+    fields.append(("colorModel", .string(color.model.rawValue)))
+    fields.append(("colorSource", .string(color.origin.rawValue)))
+    fields.append(("colorProfile", color.profileDescription.map { .string($0) } ?? .null))
+    fields.append(("sRGB", .bool(color.isSRGB)))
+    fields.append(("profileIgnored", color.ignoredProfile.map { .string($0) } ?? .null))
     fields.append(("bytes", fileSize(file).map { .int($0) } ?? .null))
     return fields
   }

@@ -31,6 +31,12 @@ public enum LocalItem {
     alreadyValidated: Bool
   ) {
     do throws(ThumbnailError) {
+      // One of imgfetch's own thumbnails (any format, WebP included, which is not decoded) is
+      // skipped before anything reads it as a source.
+      if thumbnail != nil && !alreadyValidated && isImgfetchThumbnail(path) {
+        outcome.skipped = thumbnailSkipReason
+        return
+      }
       let header: ImageHeader
       do throws(DecodeError) {
         header = try ImageDecoder.probe(contentsOf: path, limits: limits)
@@ -43,21 +49,17 @@ public enum LocalItem {
       (outcome.width, outcome.height, outcome.format) = (header.width, header.height, header.format.rawValue)
       if outcome.bytes == 0, let status = FileStatus.of(path) { outcome.bytes = Int64(status.size) }
       if let thumbnail {
-        if !alreadyValidated && isImgfetchThumbnail(path) {
-          outcome.skipped = thumbnailSkipReason
-          return
-        }
         outcome.thumbnail = try Thumbnailer(options: thumbnail).makeThumbnail(forFileAt: path)
+        // A profile that could not be used is said once, when the thumbnail is made.
+        if let note = outcome.thumbnail?.colorNote { Console.error("\(path): \(note); treated as sRGB") }
       }
     } catch {
       outcome.failure = describe(error)
     }
   }
 
-  /// Whether the file is a thumbnail imgfetch made (its name has `.thumb-` and it carries a stamp).
-  static func isImgfetchThumbnail(_ path: String) -> Bool {
-    path.contains(".thumb-") && ThumbnailStamp.read(fromFileAt: path) != nil
-  }
+  /// Whether the file is a thumbnail imgfetch made, in any format (named as one and carrying a stamp).
+  static func isImgfetchThumbnail(_ path: String) -> Bool { ThumbnailNaming.isThumbnail(fileAt: path) }
 
   /// The exit-code class and one-line message of a decode or thumbnail error.
   public static func describe(_ error: ThumbnailError) -> (kind: ItemOutcome.FailureKind, message: String) {

@@ -104,17 +104,26 @@ public struct ThumbnailRequest: OptionValues {
     var format = ThumbnailFormat.automatic
     if let choice = parsed.value("format") {
       guard let value = ThumbnailFormat.Choice(rawValue: choice) else {
-        throw UsageError("--format must be auto, jpeg or png (got \(choice))")
+        throw UsageError("--format must be auto, jpeg, png or webp (got \(choice))")
       }
       format.choice = value
     }
     if let text = parsed.value("quality") {
-      format.jpegQuality = try NumericOption.integer(text, option: "quality", in: NumericOption.quality)
+      if format.choice == .webp {
+        format.webpQuality = try NumericOption.integer(text, option: "quality", in: 0...100)
+      } else {
+        format.jpegQuality = try NumericOption.integer(text, option: "quality", in: NumericOption.quality)
+      }
+    }
+    if parsed.has("lossless") {
+      guard format.choice == .webp else { throw UsageError("--lossless goes with --format webp") }
+      format.webpLossless = true
     }
     options.format = format
     options.allowsUpscaling = parsed.has("upscale")
     options.appliesOrientation = !parsed.has("no-rotate")
     options.flushesToDisk = parsed.has("sync")
+    options.colorSpace = parsed.has("keep-profile") ? .source : .sRGB
     self.options = options
   }
 
@@ -134,12 +143,15 @@ public struct DecodeOutputOptions: OptionValues {
   public var orient = false
   /// Keep what decodes from a damaged file.
   public var lenient = false
+  /// Convert the pixels to sRGB (`--srgb`).
+  public var sRGB = false
 
   /// Reads the group.
   public init(_ parsed: ParsedArguments) throws(UsageError) {
     output = parsed.value("output")
     orient = parsed.has("orient")
     lenient = parsed.has("lenient")
+    sRGB = parsed.has("srgb")
     if let name = parsed.value("pixel-format"), name != "auto" {
       guard let request = PixelFormatRequest(rawValue: name) else {
         throw UsageError("--pixel-format must be auto, source, native, rgba8, rgb8 or gray8 (got \(name))")

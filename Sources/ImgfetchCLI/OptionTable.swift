@@ -91,8 +91,11 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec("thumbnail", value: true, valueName: "SIZE", help: "N (longest side) or WxH (box) in pixels"),
         OptionSpec("fit", value: true, valueName: "FIT", help: "inside (default) or cover (fill the box, crop)"),
         OptionSpec(
-          "format", value: true, valueName: "F", help: "auto (JPEG, or PNG for images with alpha), jpeg, png"),
-        OptionSpec("quality", value: true, valueName: "Q", help: "JPEG quality 1-100 (default 85)"),
+          "format", value: true, valueName: "F", help: "auto (JPEG, or PNG for images with alpha), jpeg, png, webp"),
+        OptionSpec("quality", value: true, valueName: "Q", help: "JPEG quality 1-100 (default 85), WebP 0-100 (default 80)"),
+        OptionSpec("lossless", help: "with --format webp: lossless WebP"),
+        OptionSpec(
+          "keep-profile", help: "keep the source's colours and embed its profile (default: convert to sRGB)"),
         OptionSpec("filter", value: true, valueName: "F", help: "lanczos3 (default) or bilinear (faster, softer)"),
         OptionSpec("upscale", help: "enlarge images smaller than the size"),
         OptionSpec("no-rotate", help: "do not apply the EXIF orientation"),
@@ -107,6 +110,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           "pixel-format", value: true, valueName: "F",
           help: "auto (rgba8 for PNG, rgb8/gray8 for JPEG), source, native, rgba8, rgb8, gray8"),
         OptionSpec("orient", help: "apply the EXIF orientation"),
+        OptionSpec("srgb", help: "convert the pixels to sRGB through the file's colour profile"),
         OptionSpec("lenient", help: "return what decodes from a damaged file instead of failing"),
       ]
     case .maintenance:

@@ -78,11 +78,16 @@ package enum CacheName: Sendable, Equatable {
       && !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
   }
 
-  /// The entry of `<entry>.thumb-<W>[x<H>][-cover].(jpg|png)`, or nil when `name` is not of that form.
+  /// The extensions of the formats imgfetch writes thumbnails in (Thumbnails'
+  /// `ThumbnailFormat.fileExtensions`; ImageFetchTests checks the two agree).
+  package static let thumbnailExtensions = ["jpg", "png", "webp"]
+
+  /// The entry of `<entry>.thumb-<W>[x<H>][-cover].(jpg|png|webp)`, or nil when `name` is not of that form.
   package static func thumbnailEntry(_ name: String) -> String? {
-    guard let marker = lastRange(of: ".thumb-", in: name) else { return nil }
-    var rest = name[marker.upperBound...]
-    if rest.hasSuffix(".jpg") || rest.hasSuffix(".png") { rest = rest.dropLast(4) } else { return nil }
+    guard let marker = lastRange(of: ".thumb-", in: name), let dot = name.lastIndex(of: "."),
+      dot > marker.lowerBound, thumbnailExtensions.contains(String(name[name.index(after: dot)...]))
+    else { return nil }
+    var rest = name[marker.upperBound..<dot]
     if rest.hasSuffix("-cover") { rest = rest.dropLast(6) }
     let sides = rest.split(separator: "x", omittingEmptySubsequences: false)
     guard (1...2).contains(sides.count),

@@ -11,14 +11,17 @@ import Testing
     return Image(width: 12, height: 8, pixelFormat: .rgb8, bytes: bytes)!
   }()
 
-  static let formats: [EncodedFormat] = [.jpeg(quality: 85), .jpeg(quality: 90, progressive: true), .png()]
+  static let formats: [any ImageEncoding] = [
+    JPEGEncoder(quality: 85), JPEGEncoder(quality: 90, progressive: true), PNGEncoder(),
+  ]
 
-  @Test(arguments: formats)
-  func aCommentIsStoredAheadOfThePixelsAndReadBack(format: EncodedFormat) throws {
+  @Test(arguments: 0..<formats.count)
+  func aCommentIsStoredAheadOfThePixelsAndReadBack(index: Int) throws {
+    let format = Self.formats[index]
     let comment = "imgfetch-thumbnail/1 source=photo.jpg bytes=48213 out=256x171"
     let bytes = try ImageEncoder.encode(Self.image, as: format, comment: comment)
     let metadata = try ImageMetadata.read(bytes)
-    #expect(metadata.format == format.imageFormat)
+    #expect(metadata.format == format.format)
     #expect(metadata.comments == [comment])
     #expect(metadata.isComplete)
     // The file still decodes to the same pixels as without the comment.

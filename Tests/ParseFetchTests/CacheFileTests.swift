@@ -12,6 +12,7 @@ import Testing
     ("photo.jpg.thumb-256.jpg", .thumbnail(entry: "photo.jpg")),
     ("photo.png.thumb-320x200.png", .thumbnail(entry: "photo.png")),
     ("photo.jpg.thumb-320x200-cover.jpg", .thumbnail(entry: "photo.jpg")),
+    ("photo.jpg.thumb-256.webp", .thumbnail(entry: "photo.jpg")),
     (".photo.jpg.thumb-64.jpg.tmp-4242-1x2y3z", .temporary),
     (".photo.jpg.tmp-1-a", .temporary),
     ("CACHEDIR.TAG", .tag),

@@ -99,6 +99,7 @@ struct FileBenchmark {
     switch header.format {
     case .jpeg: header.isProgressive ? "progressive" : "baseline"
     case .png: header.isInterlaced ? "interlaced" : "plain"
+    case .webp: "webp"  // never decoded: ImageDecoder refuses WebP
     }
   }
 
@@ -106,6 +107,7 @@ struct FileBenchmark {
     switch header.format {
     case .jpeg: header.chromaSubsampling ?? header.colorType.rawValue
     case .png: "\(header.colorType.rawValue) \(header.bitDepth)-bit"
+    case .webp: "webp"
     }
   }
 

@@ -30,6 +30,18 @@ imc_decoder *imc_decoder_open_file(const char *path, const imc_request *request,
 imc_decoder *imc_decoder_open_descriptor(int fd, const imc_request *request, imc_info *info,
                                          imc_status *status);
 
+/* The colour facts of an open decoder (after a successful open) or stream (from
+ * IMC_STREAM_HEADER_READY on). */
+void imc_decoder_color(const imc_decoder *decoder, imc_color *color);
+
+/* A CMYK JPEG's rows through `convert` (an ICC transform) instead of the plain formula R = C*K/255
+ * (on inverted values). `layout` (IMC_LAYOUT_*) is what the converter writes: it is used only when
+ * that is the decoder's output layout (the formula otherwise, never a row of another size). Set
+ * after the open and before the first row; `context` must outlive the decoding. NULL restores the
+ * formula. */
+void imc_decoder_set_cmyk_converter(imc_decoder *decoder, imc_cmyk_row_converter convert, void *context,
+                                    int32_t layout);
+
 /* Decodes every pixel into `pixels` (row_bytes apart, `capacity` bytes in all), in the layout the
  * open call reported. Returns IMC_OK or the status code. A decoder reads once. */
 int32_t imc_decoder_read(imc_decoder *decoder, uint8_t *pixels, size_t row_bytes, size_t capacity,
@@ -63,6 +75,11 @@ int32_t imc_stream_start(imc_stream *stream, int32_t scale_eighths, imc_status *
 int32_t imc_stream_state(const imc_stream *stream);
 /* The header and output facts (complete from IMC_STREAM_HEADER_READY on; the output from DECODING). */
 void imc_stream_info(const imc_stream *stream, imc_info *info);
+/* The colour facts (imc_decoder_color) and a CMYK row converter (imc_decoder_set_cmyk_converter,
+ * set in IMC_STREAM_HEADER_READY, before imc_stream_start) of a stream. */
+void imc_stream_color(const imc_stream *stream, imc_color *color);
+void imc_stream_set_cmyk_converter(imc_stream *stream, imc_cmyk_row_converter convert, void *context,
+                                   int32_t layout);
 size_t imc_stream_rows_available(const imc_stream *stream);
 /* Copies up to max_rows queued rows (decoding more as the queue empties) to out, `stride` apart. */
 int32_t imc_stream_read_rows(imc_stream *stream, uint8_t *out, size_t stride, size_t max_rows, size_t *copied,

@@ -5,7 +5,10 @@
  * way out is a longjmp to a setjmp in C, so every libjpeg call sits in a function here. Warnings
  * are never printed: a truncated or corrupt stream only *warns* in libjpeg, and a strict decode
  * turns the warnings that mean lost pixels into errors. APP1/APP2 markers are read by our own
- * processors so that a file full of markers cannot make libjpeg store them all.
+ * processors so that a file full of markers cannot make libjpeg store them all: APP2 ICC_PROFILE
+ * segments are kept up to the request's max_chunk_bytes in all and joined in sequence order once
+ * the header is read (imc_color). A CMYK stream's rows go through the caller's row converter (an
+ * ICC transform) when one is set, else through the plain formula.
  *
  * Where imgfetch's own engine takes a decode (imc_jpeg_engine_path.c), libjpeg reads the header
  * first and steps in, from where it stopped, whenever the engine gives up.
@@ -177,19 +180,84 @@ static boolean on_app1(j_decompress_ptr cinfo) {
   return TRUE;
 }
 
-/* APP2: only whether an ICC profile is present; the profile itself is skipped. */
+static void drop_icc_parts(struct imc_jpeg_session *session) {
+  for (int i = 0; i < 256; i++) {
+    free(session->icc_parts[i]);
+    session->icc_parts[i] = NULL;
+    session->icc_part_length[i] = 0;
+  }
+  session->icc_total = 0;
+}
+
+/* One ICC_PROFILE segment's data (`length` bytes after its sequence number and count): kept while
+ * the segments are consistent and add up to at most max_chunk_bytes; otherwise every part is dropped
+ * and the profile marked as such. */
+static void keep_icc_part(struct imc_jpeg_session *session, j_decompress_ptr cinfo, unsigned sequence, unsigned count,
+                          size_t length) {
+  if (session->icc_joined || session->icc_state != IMC_ICC_KEPT) {
+    skip_marker_bytes(cinfo, (long)length);
+    return;
+  }
+  int consistent = count > 0 && sequence > 0 && sequence <= count &&
+                   (session->icc_count == 0 || (int)count == session->icc_count) && !session->icc_parts[sequence];
+  if (!consistent || length > session->decoder->request.max_chunk_bytes - session->icc_total) {
+    session->icc_state = consistent ? IMC_ICC_OVER_LIMIT : IMC_ICC_INCOMPLETE;
+    drop_icc_parts(session);
+    skip_marker_bytes(cinfo, (long)length);
+    return;
+  }
+  uint8_t *part = malloc(length > 0 ? length : 1);
+  if (!part) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
+  session->icc_parts[sequence] = part;
+  session->icc_part_length[sequence] = length;
+  session->icc_count = (int)count;
+  session->icc_total += length;
+  read_marker_bytes(cinfo, part, length);
+}
+
+/* After the header: the segments joined in sequence order, when every one of them came. */
+static void join_icc(imc_decoder *decoder) {
+  struct imc_jpeg_session *session = session_of_decoder(decoder);
+  if (session->icc_joined) return;
+  session->icc_joined = 1;
+  decoder->color.icc_state = session->icc_state;
+  if (session->icc_state != IMC_ICC_KEPT || session->icc_count == 0) return;
+  for (int i = 1; i <= session->icc_count; i++) {
+    if (!session->icc_parts[i]) {
+      decoder->color.icc_state = IMC_ICC_INCOMPLETE;
+      drop_icc_parts(session);
+      return;
+    }
+  }
+  session->icc = malloc(session->icc_total > 0 ? session->icc_total : 1);
+  if (!session->icc) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
+  size_t at = 0;
+  for (int i = 1; i <= session->icc_count; i++) {
+    memcpy(session->icc + at, session->icc_parts[i], session->icc_part_length[i]);
+    at += session->icc_part_length[i];
+  }
+  drop_icc_parts(session);
+  decoder->color.icc = session->icc;
+  decoder->color.icc_length = at;
+}
+
+/* APP2: ICC_PROFILE segments are kept (keep_icc_part); anything else is skipped. */
 static boolean on_app2(j_decompress_ptr cinfo) {
   struct imc_jpeg_session *session = session_of((j_common_ptr)cinfo);
   if (push_lacks(cinfo, 2)) return FALSE;
   if (session->stream && !session->stream->eof && !session->reading_file) {
     unsigned wanted = peek_marker_length(cinfo);
-    if (push_lacks(cinfo, 2 + (wanted < 12 ? wanted : 12))) return FALSE;
+    if (push_lacks(cinfo, 2 + (size_t)wanted)) return FALSE; /* the whole segment, as for Exif */
   }
   unsigned length = read_marker_length(cinfo);
-  uint8_t head[12];
+  uint8_t head[14];
   size_t take = length < sizeof head ? length : sizeof head;
   read_marker_bytes(cinfo, head, take);
-  if (take == sizeof head && memcmp(head, "ICC_PROFILE\0", 12) == 0) session->info->has_icc = 1;
+  if (take == sizeof head && memcmp(head, "ICC_PROFILE\0", 12) == 0) {
+    session->info->has_icc = 1;
+    keep_icc_part(session, cinfo, head[12], head[13], length - take);
+    return TRUE;
+  }
   skip_marker_bytes(cinfo, (long)(length - take));
   return TRUE;
 }
@@ -234,6 +302,7 @@ static int32_t create_session(imc_decoder *decoder, imc_status *status) {
   decoder->session = session;
   session->status = status;
   session->info = &decoder->info;
+  session->decoder = decoder;
   session->stream = decoder->stream;
   session->lenient = decoder->request.lenient;
   session->max_scans = decoder->request.max_scans;
@@ -270,6 +339,8 @@ static int32_t describe(imc_decoder *decoder, imc_status *status) {
     info->h_sampling[i] = cinfo->comp_info[i].h_samp_factor;
     info->v_sampling[i] = cinfo->comp_info[i].v_samp_factor;
   }
+  decoder->color.adobe_transform = cinfo->saw_Adobe_marker ? cinfo->Adobe_transform : -1;
+  join_icc(decoder);
   if (imc_check_limits(&decoder->request, info->width, info->height, status)) return status->code;
   return IMC_OK;
 }
@@ -395,7 +466,9 @@ static void recreate(struct imc_jpeg_session *session) {
   session->cmyk_to_layout = 0;
 }
 
-/* Adobe-inverted CMYK (as libjpeg returns it) to the output layout: R = C*K/255, rounded. */
+/* Adobe-inverted CMYK (as libjpeg returns it) to the output layout: R = C*K/255, rounded. This is
+ * what a CMYK JPEG without an ICC profile gets (and one whose profile is not used): the naive
+ * conversion browsers and Pillow apply, with no ink model. */
 static void convert_cmyk_row(const uint8_t *cmyk, uint8_t *out, uint32_t width, int32_t layout) {
   for (uint32_t x = 0; x < width; x++, cmyk += 4) {
     unsigned k = cmyk[3];
@@ -408,6 +481,13 @@ static void convert_cmyk_row(const uint8_t *cmyk, uint8_t *out, uint32_t width, 
     default: *out++ = r; *out++ = g; *out++ = b; break;
     }
   }
+}
+
+/* One CMYK row to the output: through the caller's converter (an ICC transform) when set. */
+static void convert_cmyk(imc_decoder *decoder, const uint8_t *cmyk, uint8_t *out, uint32_t width) {
+  if (decoder->cmyk_rows && decoder->cmyk_layout == decoder->info.output_layout)
+    decoder->cmyk_rows(decoder->cmyk_context, cmyk, out, width);
+  else convert_cmyk_row(cmyk, out, width, decoder->info.output_layout);
 }
 
 /* ---- Pull mode ---- */
@@ -427,7 +507,7 @@ static int32_t read_with_libjpeg(imc_decoder *decoder, uint8_t *pixels, size_t r
       uint8_t *out = pixels + (size_t)cinfo->output_scanline * row_bytes;
       JSAMPROW row = session->scratch;
       jpeg_read_scanlines(cinfo, &row, 1);
-      convert_cmyk_row(session->scratch, out, width, decoder->info.output_layout);
+      convert_cmyk(decoder, session->scratch, out, width);
     }
   } else {
     JSAMPROW rows[16];
@@ -686,8 +766,7 @@ static int32_t jpeg_stream_pump(imc_decoder *decoder, imc_status *status) {
     if (session->cmyk_to_layout) {
       JSAMPROW row = session->scratch;
       got = jpeg_read_scanlines(cinfo, &row, 1);
-      if (got == 1)
-        convert_cmyk_row(session->scratch, imc_stream_slot(stream, 0), cinfo->output_width, decoder->info.output_layout);
+      if (got == 1) convert_cmyk(decoder, session->scratch, imc_stream_slot(stream, 0), cinfo->output_width);
     } else {
       JSAMPROW rows[16];
       size_t count = room < 16 ? room : 16;
@@ -718,6 +797,8 @@ static void jpeg_close(imc_decoder *decoder) {
   if (!session) return;
   if (session->created) jpeg_destroy_decompress(&session->cinfo);
   free(session->marker_buffer);
+  drop_icc_parts(session);
+  free(session->icc);
   free(session->scratch);
   free(session->file_buffer);
   if (session->reading_file && session->file) fclose(session->file);

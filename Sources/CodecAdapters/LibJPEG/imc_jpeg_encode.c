@@ -31,7 +31,7 @@ static void on_encode_message(j_common_ptr cinfo, int level) { (void)cinfo; (voi
 
 int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
                         int32_t layout, const imc_jpeg_options *options, const char *comment,
-                        imc_buffer *out, imc_status *status) {
+                        const uint8_t *icc, size_t icc_length, imc_buffer *out, imc_status *status) {
   memset(status, 0, sizeof *status);
   out->data = NULL;
   out->length = 0;
@@ -89,6 +89,8 @@ int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
   jpeg_start_compress(&cinfo, TRUE);
   /* Markers written now follow SOI and the JFIF APP0 segment, before the tables and scans. */
   if (comment) jpeg_write_marker(&cinfo, JPEG_COM, (const JOCTET *)comment, (unsigned int)comment_length);
+  if (icc && icc_length > 0 && icc_length <= 255u * 65519u)
+    jpeg_write_icc_profile(&cinfo, (const JOCTET *)icc, (unsigned int)icc_length);
   while (cinfo.next_scanline < cinfo.image_height) {
     JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * row_bytes);
     jpeg_write_scanlines(&cinfo, &row, 1);

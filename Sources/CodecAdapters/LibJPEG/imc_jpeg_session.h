@@ -25,6 +25,15 @@ struct imc_jpeg_session {
   uint8_t *marker_buffer;
   uint8_t *scratch; /* one CMYK row when converting */
   imc_info *info;   /* the decoder's header facts, filled while markers are read */
+  imc_decoder *decoder;
+  /* APP2 ICC_PROFILE segments by sequence number (1...255) until the header's end joins them. */
+  uint8_t *icc_parts[256];
+  size_t icc_part_length[256];
+  int icc_count;     /* the count the segments declare (0: none seen) */
+  int32_t icc_state; /* IMC_ICC_* */
+  size_t icc_total;
+  int icc_joined; /* decoder->color has the profile: segments read again (a restart) are skipped */
+  uint8_t *icc;   /* the joined profile */
   /* Every source hands libjpeg its bytes in windows of at most WINDOW bytes (imc_jpeg_decode.c). */
   struct jpeg_source_mgr source;
   /* Pull mode: the bytes in memory, or a buffer refilled from the file. */

@@ -5,7 +5,10 @@
  * neither printed nor counted. Limits are checked on the bytes as they pass to libpng (see
  * imc_png_framer): a 65535x65535 IHDR or a chunk header claiming 2 GB costs microseconds, not
  * memory, and libpng's own chunk malloc limit defuses zTXt/iCCP decompression bombs. Ancillary
- * chunks imgfetch never uses (everything but tRNS, iCCP and eXIf) are skipped unread.
+ * chunks imgfetch never uses (everything but tRNS, iCCP, sRGB, gAMA, cHRM and eXIf) are skipped
+ * unread. The colour chunks are read through libpng's getters into imc_color and never applied:
+ * libpng's gamma is pinned at 1.0 (no gamma-correct gray conversion) and its gray weights at the
+ * defaults, so the pixels are what they were when the chunks were skipped.
  * The kind of an error comes from state we keep (our own limit checks, a failed allocation, the
  * end of the data), never from libpng's message text.
  */
@@ -38,6 +41,7 @@ struct imc_png_session {
   imc_png_framer framer;
   int32_t code_on_error; /* our own reason (a read error), when we stop libpng ourselves */
   int allocation_failed; /* an allocation failed and libpng has not (yet) survived it with a warning */
+  char icc_note[120];     /* libpng's warning about an iCCP chunk it dropped, if any */
   int passes;            /* 7 for Adam7 with interlace handling, else 1 */
   int owns_row;          /* rows[0] is our scratch row (validation), freed at close */
   imc_decoder *decoder;
@@ -91,6 +95,9 @@ static void on_warning(png_structp png, png_const_charp message) {
    * allocation that failed before it is survived, not a reason to call a later error out-of-memory. */
   struct imc_png_session *session = png_get_error_ptr(png);
   session->allocation_failed = 0;
+  /* libpng drops an iCCP chunk it judges broken with a warning that names it: kept as the reason. */
+  if (strncmp(message, "iCCP: ", 6) == 0 && !session->icc_note[0])
+    snprintf(session->icc_note, sizeof session->icc_note, "%s", message + 6);
   /* The progressive reader only warns about damaged image data while rows are still missing (the
    * sequential reader fails): those pixels are lost, so it is the same corrupt verdict. */
   if (session->pushing && png_get_io_chunk_type(png) == 0x49444154u) {
@@ -125,13 +132,41 @@ static void on_read(png_structp png, png_bytep out, size_t count) {
 }
 
 /* The ancillary chunks libpng knows and imgfetch never uses: skipped unread, like unknown ones.
- * Kept: tRNS (pixels), iCCP (ImageHeader.hasICCProfile), eXIf (orientation). */
+ * Kept: tRNS (pixels), iCCP, sRGB, gAMA and cHRM (the colour description), eXIf (orientation). */
 static const png_byte unused_chunks[] = {
-    'b', 'K', 'G', 'D', '\0', 'c', 'H', 'R', 'M', '\0', 'g', 'A', 'M', 'A', '\0', 'h', 'I', 'S', 'T', '\0',
-    'i', 'T', 'X', 't', '\0', 'o', 'F', 'F', 's', '\0', 'p', 'C', 'A', 'L', '\0', 'p', 'H', 'Y', 's', '\0',
-    's', 'B', 'I', 'T', '\0', 's', 'C', 'A', 'L', '\0', 's', 'P', 'L', 'T', '\0', 's', 'R', 'G', 'B', '\0',
-    's', 'T', 'E', 'R', '\0', 't', 'E', 'X', 't', '\0', 't', 'I', 'M', 'E', '\0', 'z', 'T', 'X', 't', '\0',
+    'b', 'K', 'G', 'D', '\0', 'h', 'I', 'S', 'T', '\0', 'i', 'T', 'X', 't', '\0', 'o', 'F', 'F', 's', '\0',
+    'p', 'C', 'A', 'L', '\0', 'p', 'H', 'Y', 's', '\0', 's', 'B', 'I', 'T', '\0', 's', 'C', 'A', 'L', '\0',
+    's', 'P', 'L', 'T', '\0', 's', 'T', 'E', 'R', '\0', 't', 'E', 'X', 't', '\0', 't', 'I', 'M', 'E', '\0',
+    'z', 'T', 'X', 't', '\0',
 };
+
+/* The colour chunks, through libpng's getters (before set_transforms pins the gamma). */
+static void read_color(struct imc_png_session *session, imc_color *color) {
+  png_structp png = session->png;
+  png_infop info = session->info;
+  png_charp name = NULL;
+  int compression = 0;
+  png_bytep profile = NULL;
+  png_uint_32 profile_length = 0;
+  if (png_get_iCCP(png, info, &name, &compression, &profile, &profile_length) && profile && profile_length > 0) {
+    color->icc = profile;
+    color->icc_length = profile_length;
+  } else if (session->icc_note[0]) {
+    color->icc_state = IMC_ICC_REFUSED;
+    memcpy(color->note, session->icc_note, sizeof color->note);
+  }
+  int intent = 0;
+  if (png_get_valid(png, info, PNG_INFO_sRGB) && png_get_sRGB(png, info, &intent)) color->srgb_intent = intent;
+  png_fixed_point gamma = 0;
+  if (png_get_valid(png, info, PNG_INFO_gAMA) && png_get_gAMA_fixed(png, info, &gamma) && gamma > 0)
+    color->gamma = (uint32_t)gamma;
+  png_fixed_point c[8];
+  if (png_get_valid(png, info, PNG_INFO_cHRM) &&
+      png_get_cHRM_fixed(png, info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7])) {
+    color->has_chromaticities = 1;
+    for (int i = 0; i < 8; i++) color->chromaticities[i] = c[i] > 0 ? (uint32_t)c[i] : 0;
+  }
+}
 
 /* The layout a request produces from this header. */
 static int32_t choose_layout(int32_t want, int color_type, int bit_depth, int has_trns) {
@@ -173,7 +208,12 @@ static void set_transforms(png_structp png, int32_t layout, int color_type, int 
   }
   int source_gray = !(color_type & PNG_COLOR_MASK_COLOR);
   if (source_gray && !layout_is_gray(layout)) png_set_gray_to_rgb(png);
-  if (!source_gray && layout_is_gray(layout)) png_set_rgb_to_gray_fixed(png, PNG_ERROR_ACTION_NONE, -1, -1);
+  if (!source_gray && layout_is_gray(layout)) {
+    /* libpng's default weights (6968 and 23434 of 32768) named outright, so a cHRM chunk does not
+     * change them, and gamma pinned at 1.0, so a gAMA chunk does not make it convert in linear light. */
+    png_set_rgb_to_gray_fixed(png, PNG_ERROR_ACTION_NONE, 21265, 71515);
+    png_set_gamma_fixed(png, PNG_FP_1, PNG_FP_1);
+  }
   int source_alpha = (color_type & PNG_COLOR_MASK_ALPHA) || (has_trns && want_alpha);
   if (want_alpha && !source_alpha) png_set_add_alpha(png, layout_is_wide(layout) ? 0xffff : 0xff, PNG_FILLER_AFTER);
   if (!want_alpha && (color_type & PNG_COLOR_MASK_ALPHA)) png_set_strip_alpha(png);
@@ -249,6 +289,7 @@ static int32_t describe(imc_decoder *decoder, imc_status *status) {
   out->interlaced = interlace != PNG_INTERLACE_NONE;
   out->has_transparency = (color_type & PNG_COLOR_MASK_ALPHA) || has_trns;
   out->has_icc = png_get_valid(png, info, PNG_INFO_iCCP) != 0;
+  read_color(session, &decoder->color);
   png_bytep exif = NULL;
   png_uint_32 exif_length = 0;
   if (png_get_eXIf_1(png, info, &exif_length, &exif) && exif) out->orientation = imc_exif_orientation(exif, exif_length);

@@ -43,8 +43,8 @@ static void on_png_write(png_structp png, png_bytep data, size_t length) {
 static void on_png_flush(png_structp png) { (void)png; }
 
 int32_t imc_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
-                       int32_t layout, int32_t level, const char *comment, imc_buffer *out,
-                       imc_status *status) {
+                       int32_t layout, int32_t level, const char *comment, const uint8_t *icc,
+                       size_t icc_length, imc_buffer *out, imc_status *status) {
   memset(status, 0, sizeof *status);
   out->data = NULL;
   out->length = 0;
@@ -96,6 +96,11 @@ int32_t imc_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, s
     text.key = (png_charp) "Comment";
     text.text = (png_charp)comment;
     png_set_text(png, info, &text, 1);
+  }
+  if (icc && icc_length >= 132 && icc_length <= 0x7fffffffu) {
+    /* libpng checks the profile; one it judges unfit is left out with a warning, not an error. */
+    png_set_benign_errors(png, 1);
+    png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_length);
   }
   png_write_info(png, info);
   if (depth == 16) png_set_swap(png); /* host order in memory, big-endian in the file */

@@ -80,8 +80,15 @@ struct imc_decoder {
   imc_source source;
   imc_request request;
   imc_info info;
-  void *session; /* the format adapter's */
+  void *session;                    /* the format adapter's */
+  imc_color color;                  /* filled by the format's open, with the header */
+  imc_cmyk_row_converter cmyk_rows; /* NULL: the plain formula */
+  void *cmyk_context;
+  int32_t cmyk_layout; /* what the converter writes (IMC_LAYOUT_*) */
 };
+
+/* No colour facts yet: no profile, no sRGB chunk, no Adobe marker. */
+void imc_color_reset(imc_color *color);
 
 /* Push mode: the bytes not yet consumed, and a queue of decoded rows. */
 struct imc_stream {

@@ -112,6 +112,31 @@ typedef struct {
   int32_t orientation; /* EXIF orientation 1...8; 0 when absent or undefined */
 } imc_info;
 
+/* What a file says about its colours, read with the header. Pointers stay valid while the decoder
+ * (or stream) lives. Nothing here is applied to the pixels, except a CMYK row converter. */
+enum {
+  IMC_ICC_KEPT = 0,       /* no profile, or the profile in `icc` */
+  IMC_ICC_OVER_LIMIT = 1, /* JPEG: the APP2 segments add up to more than max_chunk_bytes (dropped) */
+  IMC_ICC_INCOMPLETE = 2, /* JPEG: segments missing, repeated, or numbered inconsistently (dropped) */
+  IMC_ICC_REFUSED = 3,    /* PNG: libpng refused the iCCP chunk (`note` says why) */
+};
+typedef struct {
+  const uint8_t *icc; /* the ICC profile: JPEG APP2 ICC_PROFILE segments joined in sequence order,
+                         PNG iCCP inflated; NULL when none was kept */
+  size_t icc_length;
+  int32_t icc_state;     /* IMC_ICC_* */
+  int32_t srgb_intent;   /* PNG sRGB chunk: its rendering intent 0...3; -1 when absent */
+  uint32_t gamma;        /* PNG gAMA times 100000; 0 when absent */
+  int32_t has_chromaticities;
+  uint32_t chromaticities[8]; /* PNG cHRM times 100000: white x, y, red x, y, green x, y, blue x, y */
+  int32_t adobe_transform;    /* JPEG APP14 "Adobe" transform 0...2; -1 without that marker */
+  char note[120];             /* the library's words for a dropped profile, or "" */
+} imc_color;
+
+/* Converts one row of `width` CMYK pixels, as libjpeg returns them (Adobe's inverted values when the
+ * file has an Adobe marker), to the decoder's output layout. `context` is the converter's own. */
+typedef void (*imc_cmyk_row_converter)(void *context, const uint8_t *cmyk, uint8_t *out, uint32_t width);
+
 /* Encoding. The result is a malloc'd buffer the caller releases with imc_buffer_free. */
 typedef struct {
   uint8_t *data;

@@ -8,7 +8,7 @@ import ParseEssentials
 /// |---|---|
 /// | `photo.jpg`, `pic+<32 hex>.tmpl` | ``entry`` |
 /// | `<entry>.part` | ``partial(entry:)``: a download not yet validated |
-/// | `<entry>.thumb-<W>[x<H>][-cover].(jpg\|png)` | ``thumbnail(entry:)`` |
+/// | `<entry>.thumb-<W>[x<H>][-cover].(jpg\|png\|webp)` | ``thumbnail(entry:)`` |
 /// | `.<name>.tmp-<pid>-<random>` | ``temporary``: an atomic write killed before its rename |
 /// | `<entry>.lock`, `<32 hex>.hint` (inside `.locks/`) | ``lock`` |
 /// | `CACHEDIR.TAG` | ``tag`` |

@@ -9,32 +9,27 @@ struct ThumbnailReuse {
   /// The options of the thumbnail wanted.
   let options: ThumbnailOptions
 
-  /// The stamp key a thumbnail of this source in `format` must carry.
-  func key(for format: EncodedFormat) -> String {
+  /// The stamp key a thumbnail of this source written by `encoder` must carry.
+  func key(for encoder: any ImageEncoding) -> String {
     let name =
       source.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? source
     return ThumbnailStamp.key(
-      sourceName: name, sourceBytes: status.size, sourceModified: status.modifiedText,
-      options: options,
-      format: format)
+      sourceName: name, sourceBytes: status.size, sourceModified: status.modifiedText, options: options,
+      format: encoder)
   }
 
-  /// The existing thumbnail that can be reused, if any: for each format the options can produce
-  /// (the source's alpha is not known without reading it), the file at the planned name must be
-  /// at least as new as the source and carry the expected stamp.
-  func existingThumbnail() -> ThumbnailResult? {
-    let formats = [
-      options.format.resolved(hasAlpha: false), options.format.resolved(hasAlpha: true),
-    ]
-    for format in formats {
-      let candidate = ThumbnailNaming.path(
-        forSource: source, size: options.size, fit: options.fit, format: format.imageFormat)
+  /// The existing thumbnail that can be reused, if any: for each encoder the options can resolve to
+  /// (the source's alpha is not known without reading it), the file at the planned path must be at
+  /// least as new as the source and carry the expected stamp.
+  /// - Throws: ``ThumbnailError/invalidOptions(_:)`` for a source outside the output folder's root.
+  func existingThumbnail() throws(ThumbnailError) -> ThumbnailResult? {
+    for encoder in options.format.candidates {
+      let candidate = try ThumbnailNaming.path(forSource: source, options: options, format: encoder.format)
       guard let existing = FileStatus.of(candidate), existing.isNotOlder(than: status),
-        let stamp = ThumbnailStamp.read(fromFileAt: candidate), stamp.key == key(for: format)
+        let stamp = ThumbnailStamp.read(fromFileAt: candidate), stamp.key == key(for: encoder)
       else { continue }
       return ThumbnailResult(
-        source: source, path: candidate, width: stamp.width, height: stamp.height,
-        format: format.imageFormat,
+        source: source, path: candidate, width: stamp.width, height: stamp.height, format: encoder.format,
         reused: true)
     }
     return nil

@@ -4,15 +4,17 @@ public import ImageCodecs
 /// without decoding anything.
 ///
 /// It is one line of text, stored in the file itself as the encoder's comment (a JPEG `COM`
-/// segment right after the JFIF header, or a PNG `tEXt` chunk with keyword `Comment` right after
-/// `IHDR`; see ``/ImageCodecs/ImageEncoder/encode(_:as:comment:)``), so the file and its record are written in
-/// the same atomic rename and can never disagree:
+/// segment right after the JFIF header, a PNG `tEXt` chunk with keyword `Comment` right after
+/// `IHDR`, a WebP `ICMT` chunk; see ``/ImageCodecs/ImageEncoder/encode(_:as:comment:)``), so the file
+/// and its record are written in the same atomic rename and can never disagree:
 ///
 ///     imgfetch-thumbnail/1 source=photo.jpg bytes=48213 mtime=1732880000.123456789 size=256
-///     fit=inside upscale=0 rotate=1 filter=lanczos3 format=jpeg/85 out=256x171
+///     fit=inside upscale=0 rotate=1 filter=lanczos3 format=jpeg/85 color=srgb out=256x171
 ///
 /// (on one line). Everything before `out=` is the key: a thumbnail is reused only when the key
-/// equals the one the current source and options give. The source's size and modification time
+/// equals the one the current source and options give. `format=` is the encoder's
+/// ``/ImageCodecs/ImageEncoding/settingsLabel`` and `color=` the ``ThumbnailColorSpace``, so another
+/// format, quality or colour choice rebuilds the thumbnail. The source's size and modification time
 /// are part of it, so a replaced original is noticed even when its new timestamp is older.
 public struct ThumbnailStamp: Sendable, Equatable {
   /// The version tag that starts every stamp.
@@ -49,7 +51,8 @@ public struct ThumbnailStamp: Sendable, Equatable {
   /// - Parameter path: The thumbnail file.
   /// - Returns: The stamp, or `nil` when the file is missing, unreadable, incomplete or carries none.
   public static func read(fromFileAt path: String) -> ThumbnailStamp? {
-    guard let metadata = try? ImageMetadata.read(contentsOf: path, headBytes: 4096), metadata.isComplete
+    guard let metadata = try? ImageMetadata.read(contentsOf: path, headBytes: 4096, readsColor: false),
+      metadata.isComplete
     else { return nil }
     let keywords = [ImageMetadata.commentKeyword, legacyPNGKeyword]
     return metadata.texts.lazy.filter { keywords.contains($0.keyword) && $0.text.hasPrefix(tag + " ") }
@@ -78,17 +81,13 @@ public struct ThumbnailStamp: Sendable, Equatable {
   ///   - sourceBytes: The original's size in bytes.
   ///   - sourceModified: The original's modification time as `seconds.nanoseconds`.
   ///   - options: The thumbnail options.
-  ///   - format: The resolved output format.
+  ///   - format: The resolved output format's encoder.
   /// - Returns: The key text.
   public static func key(
     sourceName: String, sourceBytes: Int, sourceModified: String, options: ThumbnailOptions,
-    format: EncodedFormat
+    format: any ImageEncoding
   ) -> String {
-    let formatText =
-      switch format {
-      case .jpeg(let quality, let progressive): "jpeg/\(quality)\(progressive ? "p" : "")"
-      case .png(let level): "png/\(level)"
-      }
+    let formatText = format.settingsLabel
     // Spaces and control characters would make the line ambiguous to read (not to compare).
     let name = String(
       sourceName.unicodeScalars.map {
@@ -97,6 +96,6 @@ public struct ThumbnailStamp: Sendable, Equatable {
     return "\(tag) source=\(name) bytes=\(sourceBytes) mtime=\(sourceModified)"
       + " size=\(options.size) fit=\(options.fit.rawValue)"
       + " upscale=\(options.allowsUpscaling ? 1 : 0) rotate=\(options.appliesOrientation ? 1 : 0)"
-      + " filter=\(options.filter.rawValue) format=\(formatText)"
+      + " filter=\(options.filter.rawValue) format=\(formatText) color=\(options.colorSpace.rawValue)"
   }
 }

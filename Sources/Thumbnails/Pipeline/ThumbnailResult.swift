@@ -14,6 +14,9 @@ public struct ThumbnailResult: Sendable, Equatable {
   public let format: ImageFormat
   /// Whether an existing, up-to-date thumbnail was reused instead of being made again.
   public let reused: Bool
+  /// Why the source's colour profile was not used, when it was not (one line for the user, such as
+  /// `ICC profile ignored: truncated (1000 of 3144 bytes)`); `nil` otherwise and for a reused file.
+  public var colorNote: String?
 
   /// Creates a result.
   /// - Parameters:

@@ -42,7 +42,7 @@ public final class ThumbnailStream {
   public private(set) var plan: ThumbnailPlan?
   /// The format the thumbnail is encoded in, once the header is known (JPEG for opaque sources,
   /// PNG for sources with alpha, unless the options name one).
-  public private(set) var format: EncodedFormat?
+  public private(set) var format: (any ImageEncoding)?
 
   private var refusal: ThumbnailError?
   private var shrinker: BoxShrinker?
@@ -114,7 +114,9 @@ public final class ThumbnailStream {
   /// Takes the last rows and renders the thumbnail. Call after the decoder's `finish()` succeeded.
   /// - Parameter decoder: The decoder.
   /// - Returns: The thumbnail: upright unless orientation is off, alpha composited over white when
-  ///   ``format`` is JPEG and ``flattensAlphaForJPEG`` is set.
+  ///   ``format`` is JPEG and ``flattensAlphaForJPEG`` is set, in the colour space the options ask
+  ///   for (converted to sRGB after the shrink, by default; its ``/ImageCodecs/Image/colorSpace``
+  ///   says which, and why a profile was ignored).
   /// - Throws: As ``consumeRows(from:)`` (``ThumbnailError/outOfMemory(_:)`` also for the final
   ///   filter's buffers); ``ThumbnailError/decode(_:)`` of kind ``/ImageCodecs/DecodeError/Kind/truncated``
   ///   if the decoder handed out fewer rows than its output has.
@@ -129,8 +131,12 @@ public final class ThumbnailStream {
             kind: .truncated, format: decoder.header?.format,
             message: "the decoder delivered \(rowsTaken) of \(decodedHeight) rows")))
     }
-    let flatten = flattensAlphaForJPEG && format.imageFormat == .jpeg
-    do { return try ThumbnailRenderer.finish(shrunk, plan: plan, filter: options.filter, flatten: flatten) } catch {
+    let flatten = flattensAlphaForJPEG && !format.storesAlpha
+    do {
+      var thumbnail = try ThumbnailRenderer.finish(shrunk, plan: plan, filter: options.filter, flatten: flatten)
+      try options.colorSpace.apply(to: &thumbnail, pixels: decoder.outputColorSpace ?? .sRGB)
+      return thumbnail
+    } catch {
       throw ownFailure(DecodeError(kind: error.kind, format: decoder.header?.format, message: error.message))
     }
   }

@@ -63,17 +63,21 @@ public struct Thumbnailer: Sendable {
     try ThumbnailWriter.write(
       rendered.image, as: rendered.format, stamp: nil, to: path,
       flushesToDisk: options.flushesToDisk)
-    return ThumbnailResult(
+    var result = ThumbnailResult(
       source: nil, path: path, width: rendered.image.width, height: rendered.image.height,
-      format: rendered.format.imageFormat, reused: false)
+      format: rendered.format.format, reused: false)
+    result.colorNote = rendered.image.colorSpace.ignoredProfile
+    return result
   }
 
-  /// Makes the thumbnail file next to an image file, or reuses the one already there when it is
-  /// not older than the image and its stamp (``ThumbnailStamp``) says it was made from this very
-  /// image (same name, size and modification time) with the same options. Reuse reads only the
-  /// start of the thumbnail file; nothing is decoded.
+  /// Makes the thumbnail file next to an image file (or under ``ThumbnailOptions/outputDirectory``),
+  /// or reuses the one already there when it is not older than the image and its stamp
+  /// (``ThumbnailStamp``) says it was made from this very image (same name, size and modification
+  /// time) with the same options. Reuse reads only the start of the thumbnail file; nothing is
+  /// decoded.
   ///
-  /// The file name follows ``ThumbnailNaming``; the file is written atomically.
+  /// The file name follows ``ThumbnailNaming``; the file is written atomically. The result's
+  /// ``ThumbnailResult/colorNote`` says when the source's colour profile could not be used.
   /// - Parameter path: The source file.
   /// - Returns: The thumbnail's path, size and format, and whether it was reused.
   /// - Throws: ``ThumbnailError/decode(_:)`` when the source is not a complete, valid image (nothing
@@ -87,18 +91,20 @@ public struct Thumbnailer: Sendable {
         DecodeError(kind: .io, format: nil, message: ThumbnailWriter.systemError(), path: path))
     }
     let reuse = ThumbnailReuse(source: path, status: status, options: options)
-    if let existing = reuse.existingThumbnail() { return existing }
+    if let existing = try reuse.existingThumbnail() { return existing }
     let rendered = try render(FileSource(file: path, limits: options.limits), flattenAlpha: nil)
     let format = rendered.format
-    let target = ThumbnailNaming.path(
-      forSource: path, size: options.size, fit: options.fit, format: format.imageFormat)
+    let target = try ThumbnailNaming.path(forSource: path, options: options, format: format.format)
     let stamp = ThumbnailStamp(
       key: reuse.key(for: format), width: rendered.image.width, height: rendered.image.height)
     try ThumbnailWriter.write(
-      rendered.image, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk)
-    return ThumbnailResult(
+      rendered.image, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
+      createsFolders: options.outputDirectory != nil)
+    var result = ThumbnailResult(
       source: path, path: target, width: rendered.image.width, height: rendered.image.height,
-      format: format.imageFormat, reused: false)
+      format: format.format, reused: false)
+    result.colorNote = rendered.image.colorSpace.ignoredProfile
+    return result
   }
 
   /// Writes a thumbnail rendered elsewhere as the thumbnail of the file now at `path`: the name
@@ -124,19 +130,22 @@ public struct Thumbnailer: Sendable {
     }
     let format = options.format.resolved(hasAlpha: image.hasAlpha)
     var pixels = image
-    if image.hasAlpha && format.imageFormat == .jpeg {
+    if image.hasAlpha && !format.storesAlpha {
       do { pixels = try PremultipliedAlpha.flattenedOverWhite(try PremultipliedAlpha.premultiplied(image)) } catch {
         throw .outOfMemory(DecodeError(kind: error.kind, format: nil, message: error.message, path: path))
       }
+      pixels.colorSpace = image.colorSpace
     }
     let reuse = ThumbnailReuse(source: path, status: status, options: options)
-    let target = ThumbnailNaming.path(
-      forSource: path, size: options.size, fit: options.fit, format: format.imageFormat)
+    let target = try ThumbnailNaming.path(forSource: path, options: options, format: format.format)
     let stamp = ThumbnailStamp(key: reuse.key(for: format), width: pixels.width, height: pixels.height)
-    try ThumbnailWriter.write(pixels, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk)
-    return ThumbnailResult(
-      source: path, path: target, width: pixels.width, height: pixels.height, format: format.imageFormat,
-      reused: false)
+    try ThumbnailWriter.write(
+      pixels, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
+      createsFolders: options.outputDirectory != nil)
+    var result = ThumbnailResult(
+      source: path, path: target, width: pixels.width, height: pixels.height, format: format.format, reused: false)
+    result.colorNote = image.colorSpace.ignoredProfile
+    return result
   }
 
   // MARK: - Steps
@@ -151,7 +160,7 @@ public struct Thumbnailer: Sendable {
   /// Probe, plan, then decode with shrink-on-load and render, row by row (``ThumbnailStream``).
   /// - Parameter flattenAlpha: `false` keeps alpha; `nil` flattens exactly when the resolved format is JPEG.
   func render(_ source: some ThumbnailSource, flattenAlpha: Bool?) throws(ThumbnailError) -> (
-    image: Image, format: EncodedFormat
+    image: Image, format: any ImageEncoding
   ) {
     try validate()
     let header = try decoding { () throws(DecodeError) in try source.probe() }
@@ -168,9 +177,11 @@ public struct Thumbnailer: Sendable {
       let decoded = try decoding { () throws(DecodeError) in
         try source.decode(DecodeOptions(pixelFormat: .source, limits: options.limits, strictness: .strict))
       }
-      let flatten = flattenAlpha ?? (format.imageFormat == .jpeg)
+      let flatten = flattenAlpha ?? !format.storesAlpha
       do {
-        return (try ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten), format)
+        var image = try ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten)
+        try options.colorSpace.apply(to: &image, pixels: decoded.colorSpace)
+        return (image, format)
       } catch {
         // The renderer fails only for memory: not the source's fault.
         let located = DecodeError(kind: error.kind, format: .png, message: error.message, path: source.path)
@@ -182,7 +193,9 @@ public struct Thumbnailer: Sendable {
 
   /// Feeds the source in chunks to a ``/ImageCodecs/StreamingDecoder`` whose rows go through a
   /// ``ThumbnailStream``: the decoded image is never held whole.
-  func streamed(_ source: some ThumbnailSource, flattenAlpha: Bool?) throws(ThumbnailError) -> Image {
+  func streamed(_ source: some ThumbnailSource, flattenAlpha: Bool?)
+    throws(ThumbnailError) -> Image
+  {
     let path = source.path
     let stream = try ThumbnailStream(options: options, flattensAlphaForJPEG: flattenAlpha == nil, path: path)
     let decoder = StreamingDecoder(options: stream.decodeOptions, scaleForHeader: stream.scale(for:))

@@ -27,6 +27,13 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// thumbnails can be rebuilt, and a flush costs more than making a thumbnail. A file left
   /// incomplete by a power failure is detected (it does not end as a JPEG or PNG must) and rebuilt.
   public var flushesToDisk: Bool
+  /// The colour space of the thumbnail's pixels: sRGB (the default: converted from the source's
+  /// profile after the shrink, so every viewer shows the colours the source means), or the
+  /// source's own with its profile embedded (for archives). Recorded in the stamp.
+  public var colorSpace: ThumbnailColorSpace
+  /// Where thumbnail files go: next to their originals (`nil`, the default), or under a folder that
+  /// mirrors the source tree (see ``ThumbnailDirectory``).
+  public var outputDirectory: ThumbnailDirectory?
 
   /// Creates options.
   /// - Parameters:
@@ -38,12 +45,15 @@ public struct ThumbnailOptions: Sendable, Equatable {
   ///   - format: `.automatic` by default (JPEG quality 85 for opaque sources, PNG for sources with alpha).
   ///   - limits: ``/ImageCodecs/DecodeLimits/standard`` by default.
   ///   - flushesToDisk: `false` by default.
+  ///   - colorSpace: `.sRGB` by default.
+  ///   - outputDirectory: `nil` (next to the originals) by default.
   public init(
     size: ThumbnailSize, fit: ThumbnailFit = .inside, allowsUpscaling: Bool = false,
     appliesOrientation: Bool = true,
     filter: ResampleFilter = .lanczos3, format: ThumbnailFormat = .automatic,
     limits: DecodeLimits = .standard,
-    flushesToDisk: Bool = false
+    flushesToDisk: Bool = false, colorSpace: ThumbnailColorSpace = .sRGB,
+    outputDirectory: ThumbnailDirectory? = nil
   ) {
     self.size = size
     self.fit = fit
@@ -53,5 +63,7 @@ public struct ThumbnailOptions: Sendable, Equatable {
     self.format = format
     self.limits = limits
     self.flushesToDisk = flushesToDisk
+    self.colorSpace = colorSpace
+    self.outputDirectory = outputDirectory
   }
 }

@@ -56,7 +56,7 @@ enum TestImages {
   }
 
   /// Writes an image as a file (PNG keeps every format; JPEG for opaque images).
-  static func write(_ image: Image, as format: EncodedFormat, to path: String) throws {
+  static func write(_ image: Image, as format: some ImageEncoding, to path: String) throws {
     try ImageEncoder.write(image, as: format, to: path)
   }
 

@@ -10,9 +10,10 @@
 extern const imc_format_ops imc_jpeg_format;
 
 /* Encodes gray8, rgb8 or rgba8/grayAlpha8 (alpha ignored) pixels as JPEG. A non-NULL `comment`
- * (NUL-terminated, at most 65533 bytes) is stored as a COM segment right after the JFIF header. */
+ * (NUL-terminated, at most 65533 bytes) is stored as a COM segment right after the JFIF header, a
+ * non-NULL `icc` profile as APP2 ICC_PROFILE segments after it (libjpeg's jpeg_write_icc_profile). */
 int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t row_bytes,
                         int32_t layout, const imc_jpeg_options *options, const char *comment,
-                        imc_buffer *out, imc_status *status);
+                        const uint8_t *icc, size_t icc_length, imc_buffer *out, imc_status *status);
 
 #endif

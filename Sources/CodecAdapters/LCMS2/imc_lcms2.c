@@ -1,0 +1,364 @@
+/* imc_lcms2.c: the lcms2 adapter (see include/imc_lcms2.h).
+ *
+ * Why a shim: lcms2 reports errors through a handler that prints unless replaced, and allocates
+ * from the size fields of the profile it reads (tag counts, curve lengths, LUT grids). Every call
+ * here runs in a context of its own whose error handler is silent and whose memory handler (lcms2's
+ * public memory plug-in) refuses anything past IMC_LCMS_MEMORY_BUDGET for that context, so a
+ * hostile profile is a NULL from lcms2, never a message or a large allocation. Profiles are checked
+ * here (size, class, colour model) before lcms2 builds anything from them.
+ */
+#pragma clang diagnostic warning "-Wall"
+#pragma clang diagnostic warning "-Wextra"
+
+#include "imc_lcms2.h"
+
+#include <lcms2.h>
+#include <lcms2_plugin.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- A context per profile or transform: silent, with a memory budget ---- */
+
+/* Atomic: a transform may be used from several threads at once (ImageCodecs shares them). */
+typedef struct {
+  atomic_size_t used;
+  size_t limit;
+} budget;
+
+/* Every block carries its size and the budget it was charged to (lcms2's first allocation, the
+ * context itself, happens before the context's user data is reachable and is not charged). */
+typedef struct {
+  size_t size;
+  budget *charged;
+} block_header;
+
+#define HEADER_BYTES ((sizeof(block_header) + 15) & ~(size_t)15)
+
+static void *budget_malloc(cmsContext context, cmsUInt32Number size) {
+  budget *account = context ? cmsGetContextUserData(context) : NULL;
+  if (account) {
+    size_t before = atomic_fetch_add(&account->used, (size_t)size);
+    if (size > account->limit || before > account->limit - size) {
+      atomic_fetch_sub(&account->used, (size_t)size);
+      return NULL;
+    }
+  }
+  uint8_t *raw = malloc(HEADER_BYTES + (size_t)size);
+  if (!raw) {
+    if (account) atomic_fetch_sub(&account->used, (size_t)size);
+    return NULL;
+  }
+  block_header *header = (block_header *)raw;
+  header->size = size;
+  header->charged = account;
+  return raw + HEADER_BYTES;
+}
+
+static void budget_free(cmsContext context, void *pointer) {
+  (void)context;
+  if (!pointer) return;
+  uint8_t *raw = (uint8_t *)pointer - HEADER_BYTES;
+  block_header *header = (block_header *)raw;
+  if (header->charged) atomic_fetch_sub(&header->charged->used, header->size);
+  free(raw);
+}
+
+static void *budget_realloc(cmsContext context, void *pointer, cmsUInt32Number size) {
+  if (!pointer) return budget_malloc(context, size);
+  block_header *old = (block_header *)((uint8_t *)pointer - HEADER_BYTES);
+  void *fresh = budget_malloc(context, size);
+  if (!fresh) return NULL;
+  memcpy(fresh, pointer, old->size < size ? old->size : size);
+  budget_free(context, pointer);
+  return fresh;
+}
+
+static cmsPluginMemHandler memory_plugin = {
+    {cmsPluginMagicNumber, 2000, cmsPluginMemHandlerSig, NULL}, budget_malloc, budget_free, budget_realloc,
+    NULL, NULL, NULL};
+
+static void silent(cmsContext context, cmsUInt32Number code, const char *text) {
+  (void)context;
+  (void)code;
+  (void)text;
+}
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static void silence_global(void) { cmsSetLogErrorHandler(silent); }
+
+/* A context for one job; `account` must outlive it. */
+static cmsContext open_context(budget *account) {
+  pthread_once(&global_once, silence_global);
+  atomic_init(&account->used, 0);
+  account->limit = IMC_LCMS_MEMORY_BUDGET;
+  cmsContext context = cmsCreateContext(&memory_plugin, account);
+  if (context) cmsSetLogErrorHandlerTHR(context, silent);
+  return context;
+}
+
+/* ---- Inspecting a profile ---- */
+
+static uint32_t read_be32(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static int32_t model_of(cmsColorSpaceSignature space) {
+  switch (space) {
+  case cmsSigGrayData: return IMC_MODEL_GRAY;
+  case cmsSigRgbData: return IMC_MODEL_RGB;
+  case cmsSigCmykData: return IMC_MODEL_CMYK;
+  default: return IMC_MODEL_OTHER;
+  }
+}
+
+/* sRGB's tone curve (IEC 61966-2-1) as an lcms2 parametric curve of type 4. */
+static cmsToneCurve *srgb_curve(cmsContext context) {
+  const cmsFloat64Number parameters[5] = {2.4, 1.0 / 1.055, 0.055 / 1.055, 1.0 / 12.92, 0.04045};
+  return cmsBuildParametricToneCurve(context, 4, parameters);
+}
+
+static cmsHPROFILE srgb_gray_profile(cmsContext context) {
+  cmsToneCurve *curve = srgb_curve(context);
+  if (!curve) return NULL;
+  cmsHPROFILE profile = cmsCreateGrayProfileTHR(context, cmsD50_xyY(), curve);
+  cmsFreeToneCurve(curve);
+  return profile;
+}
+
+static int curve_is_srgb(cmsToneCurve *curve, cmsToneCurve *reference) {
+  if (!curve) return 0;
+  for (int i = 0; i <= 32; i++) {
+    float x = (float)i / 32.0f;
+    if (fabsf(cmsEvalToneCurveFloat(curve, x) - cmsEvalToneCurveFloat(reference, x)) > 1.0f / 255.0f) return 0;
+  }
+  return 1;
+}
+
+static int xyz_close(const cmsCIEXYZ *a, const cmsCIEXYZ *b) {
+  return a && b && fabs(a->X - b->X) < 0.002 && fabs(a->Y - b->Y) < 0.002 && fabs(a->Z - b->Z) < 0.002;
+}
+
+/* Whether a gray or matrix-shaper RGB profile gives sRGB's numbers (within 1/255 on the curves and
+ * 0.002 on the colorants), so converting to sRGB would change nothing worth the work. */
+static int profile_is_srgb(cmsContext context, cmsHPROFILE profile, int32_t model) {
+  cmsToneCurve *reference = srgb_curve(context);
+  if (!reference) return 0;
+  int same = 0;
+  if (model == IMC_MODEL_GRAY) {
+    same = curve_is_srgb(cmsReadTag(profile, cmsSigGrayTRCTag), reference);
+  } else if (model == IMC_MODEL_RGB && cmsIsMatrixShaper(profile)) {
+    cmsHPROFILE srgb = cmsCreate_sRGBProfileTHR(context);
+    if (srgb) {
+      const cmsTagSignature colorants[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
+      const cmsTagSignature curves[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
+      same = 1;
+      for (int i = 0; i < 3 && same; i++) {
+        same = xyz_close(cmsReadTag(profile, colorants[i]), cmsReadTag(srgb, colorants[i])) &&
+               curve_is_srgb(cmsReadTag(profile, curves[i]), reference);
+      }
+      cmsCloseProfile(srgb);
+    }
+  }
+  cmsFreeToneCurve(reference);
+  return same;
+}
+
+void imc_profile_inspect(const uint8_t *icc, size_t length, size_t max_bytes, int32_t image_model,
+                         imc_profile_facts *facts) {
+  memset(facts, 0, sizeof *facts);
+  if (length > max_bytes) {
+    facts->problem = IMC_PROFILE_TOO_LARGE;
+    return;
+  }
+  if (!icc || length < 132) {
+    facts->problem = IMC_PROFILE_TRUNCATED;
+    return;
+  }
+  facts->declared_size = read_be32(icc);
+  if (facts->declared_size > length) {
+    facts->problem = IMC_PROFILE_TRUNCATED;
+    return;
+  }
+  if (facts->declared_size < 132 || memcmp(icc + 36, "acsp", 4) != 0) {
+    facts->problem = IMC_PROFILE_MALFORMED;
+    return;
+  }
+  budget account;
+  cmsContext context = open_context(&account);
+  if (!context) {
+    facts->problem = IMC_PROFILE_MALFORMED;
+    return;
+  }
+  cmsHPROFILE profile = cmsOpenProfileFromMemTHR(context, icc, facts->declared_size);
+  if (!profile) {
+    facts->problem = IMC_PROFILE_MALFORMED;
+    cmsDeleteContext(context);
+    return;
+  }
+  facts->device_class = (uint32_t)cmsGetDeviceClass(profile);
+  facts->model = model_of(cmsGetColorSpace(profile));
+  cmsColorSpaceSignature pcs = cmsGetPCS(profile);
+  cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", facts->description, sizeof facts->description);
+  facts->description[sizeof facts->description - 1] = 0;
+  switch (cmsGetDeviceClass(profile)) {
+  case cmsSigInputClass:
+  case cmsSigDisplayClass:
+  case cmsSigOutputClass:
+  case cmsSigColorSpaceClass:
+    if (pcs != cmsSigXYZData && pcs != cmsSigLabData) facts->problem = IMC_PROFILE_MALFORMED;
+    else if (facts->model == IMC_MODEL_OTHER || (image_model != IMC_MODEL_OTHER && facts->model != image_model))
+      facts->problem = IMC_PROFILE_WRONG_MODEL;
+    break;
+  default:
+    facts->problem = IMC_PROFILE_WRONG_CLASS;
+    break;
+  }
+  if (facts->problem == IMC_PROFILE_USABLE) facts->is_srgb = profile_is_srgb(context, profile, facts->model);
+  cmsCloseProfile(profile);
+  cmsDeleteContext(context);
+}
+
+/* ---- Profiles made from PNG chunks ---- */
+
+size_t imc_profile_from_gamma(int32_t model, double file_gamma, const double *chromaticities, uint8_t **out) {
+  *out = NULL;
+  if (!(file_gamma > 0.01 && file_gamma < 100.0)) return 0;
+  budget account;
+  cmsContext context = open_context(&account);
+  if (!context) return 0;
+  size_t length = 0;
+  cmsToneCurve *curve = cmsBuildGamma(context, 1.0 / file_gamma);
+  cmsHPROFILE profile = NULL;
+  if (curve) {
+    if (model == IMC_MODEL_GRAY) {
+      profile = cmsCreateGrayProfileTHR(context, cmsD50_xyY(), curve);
+    } else if (model == IMC_MODEL_RGB) {
+      /* sRGB's primaries and D65 white unless the file's cHRM says otherwise. */
+      const double srgb[8] = {0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06};
+      const double *c = chromaticities ? chromaticities : srgb;
+      cmsCIExyY white = {c[0], c[1], 1.0};
+      cmsCIExyYTRIPLE primaries = {{c[2], c[3], 1.0}, {c[4], c[5], 1.0}, {c[6], c[7], 1.0}};
+      cmsToneCurve *curves[3] = {curve, curve, curve};
+      profile = cmsCreateRGBProfileTHR(context, &white, &primaries, curves);
+    }
+    cmsFreeToneCurve(curve);
+  }
+  if (profile) {
+    cmsSetProfileVersion(profile, 2.1);
+    cmsUInt32Number size = 0;
+    if (cmsSaveProfileToMem(profile, NULL, &size) && size > 0) {
+      uint8_t *bytes = malloc(size);
+      if (bytes && cmsSaveProfileToMem(profile, bytes, &size)) {
+        *out = bytes;
+        length = size;
+      } else {
+        free(bytes);
+      }
+    }
+    cmsCloseProfile(profile);
+  }
+  cmsDeleteContext(context);
+  return length;
+}
+
+void imc_lcms_free(void *memory) { free(memory); }
+
+/* ---- Transforms to sRGB ---- */
+
+struct imc_color_transform {
+  budget account; /* first: the context's user data points here */
+  cmsContext context;
+  cmsHTRANSFORM transform;
+  int32_t output;
+};
+
+static cmsUInt32Number lcms_format(int32_t pixels) {
+  switch (pixels) {
+  case IMC_PIXELS_GRAY8: return TYPE_GRAY_8;
+  case IMC_PIXELS_GRAYALPHA8: return TYPE_GRAYA_8;
+  case IMC_PIXELS_RGB8: return TYPE_RGB_8;
+  case IMC_PIXELS_RGBA8: return TYPE_RGBA_8;
+  case IMC_PIXELS_GRAY16: return TYPE_GRAY_16;
+  case IMC_PIXELS_GRAYALPHA16: return TYPE_GRAYA_16;
+  case IMC_PIXELS_RGB16: return TYPE_RGB_16;
+  case IMC_PIXELS_RGBA16: return TYPE_RGBA_16;
+  case IMC_PIXELS_CMYK8: return TYPE_CMYK_8;
+  case IMC_PIXELS_CMYK8_INVERTED: return TYPE_CMYK_8_REV;
+  default: return 0;
+  }
+}
+
+static int is_gray(int32_t pixels) {
+  return pixels == IMC_PIXELS_GRAY8 || pixels == IMC_PIXELS_GRAYALPHA8 || pixels == IMC_PIXELS_GRAY16 ||
+         pixels == IMC_PIXELS_GRAYALPHA16;
+}
+
+static int has_alpha(int32_t pixels) {
+  return pixels == IMC_PIXELS_GRAYALPHA8 || pixels == IMC_PIXELS_RGBA8 || pixels == IMC_PIXELS_GRAYALPHA16 ||
+         pixels == IMC_PIXELS_RGBA16;
+}
+
+imc_color_transform *imc_transform_create(const uint8_t *icc, size_t length, int32_t input, int32_t output,
+                                          char *message, size_t message_size) {
+  cmsUInt32Number in_format = lcms_format(input), out_format = lcms_format(output);
+  if (message_size > 0) message[0] = 0;
+  if (!in_format || !out_format) {
+    snprintf(message, message_size, "no such pixel layout");
+    return NULL;
+  }
+  imc_color_transform *made = calloc(1, sizeof *made);
+  if (!made) {
+    snprintf(message, message_size, "out of memory");
+    return NULL;
+  }
+  made->output = output;
+  made->context = open_context(&made->account);
+  if (!made->context) {
+    free(made);
+    snprintf(message, message_size, "out of memory");
+    return NULL;
+  }
+  cmsHPROFILE source = icc ? cmsOpenProfileFromMemTHR(made->context, icc, (cmsUInt32Number)length)
+                           : cmsCreate_sRGBProfileTHR(made->context);
+  cmsHPROFILE target = is_gray(output) ? srgb_gray_profile(made->context) : cmsCreate_sRGBProfileTHR(made->context);
+  if (source && target) {
+    cmsUInt32Number flags = cmsFLAGS_NOCACHE | cmsFLAGS_BLACKPOINTCOMPENSATION;
+    if (has_alpha(input) && has_alpha(output)) flags |= cmsFLAGS_COPY_ALPHA;
+    made->transform = cmsCreateTransformTHR(made->context, source, in_format, target, out_format,
+                                            INTENT_RELATIVE_COLORIMETRIC, flags);
+  }
+  if (source) cmsCloseProfile(source);
+  if (target) cmsCloseProfile(target);
+  if (!made->transform) {
+    snprintf(message, message_size, "%s", !source ? "lcms2 cannot read the profile"
+                                                  : "lcms2 cannot build a transform to sRGB from the profile");
+    imc_transform_destroy(made);
+    return NULL;
+  }
+  return made;
+}
+
+void imc_transform_rows(imc_color_transform *transform, const uint8_t *in, size_t in_stride, uint8_t *out,
+                        size_t out_stride, uint32_t width, uint32_t rows) {
+  if (!transform || width == 0 || rows == 0) return;
+  cmsDoTransformLineStride(transform->transform, in, out, width, rows, (cmsUInt32Number)in_stride,
+                           (cmsUInt32Number)out_stride, 0, 0);
+}
+
+void imc_transform_cmyk_row(void *context, const uint8_t *cmyk, uint8_t *out, uint32_t width) {
+  imc_color_transform *transform = context;
+  cmsDoTransform(transform->transform, cmyk, out, width);
+  if (transform->output == IMC_PIXELS_RGBA8)
+    for (uint32_t x = 0; x < width; x++) out[4 * (size_t)x + 3] = 255;
+}
+
+void imc_transform_destroy(imc_color_transform *transform) {
+  if (!transform) return;
+  if (transform->transform) cmsDeleteTransform(transform->transform);
+  if (transform->context) cmsDeleteContext(transform->context);
+  free(transform);
+}

@@ -1,0 +1,55 @@
+internal import CImageCodecs
+
+/// JPEG through libjpeg-turbo: a quality (1…100), optionally progressive; Huffman tables always
+/// optimized. Alpha, if any, is dropped. A comment is a `COM` segment right after the JFIF header,
+/// an ICC profile `APP2 ICC_PROFILE` segments after it.
+public struct JPEGEncoder: ImageEncoding, Hashable {
+  /// 1…100.
+  public var quality: Int
+  /// Progressive scans.
+  public var progressive: Bool
+  /// Luma sampling factors (1 or 2 each; chroma 1); (0, 0) is 4:2:0. For tests.
+  var lumaSampling: (horizontal: Int, vertical: Int) = (0, 0)
+  /// MCUs between restart markers; 0 for none. For tests.
+  var restartInterval = 0
+
+  /// Creates the encoder.
+  /// - Parameters:
+  ///   - quality: 1…100 (clamped), 85 by default.
+  ///   - progressive: `false` by default.
+  public init(quality: Int = 85, progressive: Bool = false) {
+    self.quality = min(100, max(1, quality))
+    self.progressive = progressive
+  }
+
+  /// `.jpeg`.
+  public var format: ImageFormat { .jpeg }
+  /// `jpeg/85`, or `jpeg/85p` when progressive.
+  public var settingsLabel: String { "jpeg/\(quality)\(progressive ? "p" : "")" }
+  /// `false`.
+  public var storesAlpha: Bool { false }
+
+  /// Encodes gray8, rgb8 and rgba8/grayAlpha8 (alpha dropped) pixels.
+  public func encode(_ image: Image, comment: String?, iccProfile: [UInt8]?) throws(EncodeError) -> [UInt8] {
+    var options = imc_jpeg_options(
+      quality: Int32(clamping: quality), progressive: progressive ? 1 : 0, optimize: 1,
+      luma_h_sampling: Int32(clamping: lumaSampling.horizontal), luma_v_sampling: Int32(clamping: lumaSampling.vertical),
+      restart_interval: Int32(clamping: restartInterval))
+    return try CEncoding.run(image, format: .jpeg, comment: comment, iccProfile: iccProfile) {
+      pixels, comment, icc, iccLength, buffer, status in
+      imc_jpeg_encode(
+        pixels, UInt32(image.width), UInt32(image.height), image.bytesPerRow, image.pixelFormat.layout, &options,
+        comment, icc, iccLength, &buffer, &status)
+    }
+  }
+
+  public static func == (lhs: JPEGEncoder, rhs: JPEGEncoder) -> Bool {
+    lhs.quality == rhs.quality && lhs.progressive == rhs.progressive && lhs.lumaSampling == rhs.lumaSampling
+      && lhs.restartInterval == rhs.restartInterval
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(quality)
+    hasher.combine(progressive)
+  }
+}
