@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import SystemFiles
 
 /// Runs blocking CPU work (decodes, thumbnails of cache hits, a batch's local files) on threads of

@@ -1,9 +1,5 @@
 import SystemFiles
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// What a command line asks for: one command, its operands and every option group, read against
 /// the one option table (``OptionGroup/allSpecs``). Options may come in any order, before or after
 /// the command and the operands, and mean the same for every kind of source.

@@ -14,7 +14,7 @@ enum LocalBatch {
     let reporter = ItemReporter(output: invocation.output, total: isBatch ? files.count : nil)
     // Ctrl-C or SIGTERM: finish the items in progress (no partial files), start no more.
     let interrupted = Atomic(false)
-    let handler = InterruptHandler {
+    let handler = InterruptHandler(secondSignalStatus: ExitCode.interrupted.rawValue) {
       interrupted.store(true, ordering: .relaxed)
       reporter.progress.finish()
     }

@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), used to name cache entries whose file names cannot be used as they
 /// are. Foundation on Linux has no digest API and no outside package may be used.
-package enum SHA256 {
+enum SHA256 {
   private static let k: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
     0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
@@ -17,7 +17,7 @@ package enum SHA256 {
   /// The digest of `bytes`.
   /// - Parameter bytes: The message.
   /// - Returns: 32 bytes.
-  package static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
+  static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
     var h: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
       0x5be0_cd19,
@@ -54,7 +54,7 @@ package enum SHA256 {
   }
 
   /// The digest as lowercase hex.
-  package static func hex(_ bytes: some Collection<UInt8>) -> String {
+  static func hex(_ bytes: some Collection<UInt8>) -> String {
     hash(bytes).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
   }
 

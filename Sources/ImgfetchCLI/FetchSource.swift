@@ -1,5 +1,4 @@
-import Foundation
-import ImgfetchCLI
+import FoundationEssentials
 import ParseFetch
 
 /// One thing to fetch, as named on the command line or found by iterating a Parse class.

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -10,8 +9,8 @@ nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
 
 /// Turns Ctrl-C (SIGINT) and SIGTERM into a cancellation the program can clean up after: the first
 /// signal runs `onInterrupt` (cancel transfers, erase the progress bar, stop a batch), and the
-/// command then returns 130 to the main thread, which exits; a second signal ends the process at once
-/// with status 130.
+/// program ends as it sees fit; a second signal ends the process at once with the status given
+/// (the command line's 130). It is the process's one way of handling those signals.
 ///
 /// The handler is a plain `sigaction` handler installed synchronously, so no signal is lost between
 /// start-up and the first transfer; it only writes a byte to a pipe (async-signal-safe), and a
@@ -20,8 +19,9 @@ nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
 /// `exit`: `exit` from this thread would run the atexit handlers and static destructors (Foundation,
 /// libcurl) while the main thread and the workers still use them.
 public final class InterruptHandler {
-  /// Unblocks SIGINT and SIGTERM in the calling thread (and the threads it creates from now on).
-  static func unblock() {
+  /// Unblocks SIGINT and SIGTERM in the calling thread (and the threads it creates from now on): a
+  /// parent may have started the process with them blocked.
+  public static func unblock() {
     var set = sigset_t()
     sigemptyset(&set)
     sigaddset(&set, SIGINT)
@@ -30,8 +30,10 @@ public final class InterruptHandler {
   }
 
   /// Installs the handlers; they stay until the process exits. Install at most one per process.
-  /// - Parameter onInterrupt: Called once, on a background thread, at the first signal.
-  public init(onInterrupt: @escaping @Sendable () -> Void) {
+  /// - Parameters:
+  ///   - secondSignalStatus: The exit status of the process at a second signal.
+  ///   - onInterrupt: Called once, on a background thread, at the first signal.
+  public init(secondSignalStatus: Int32, onInterrupt: @escaping @Sendable () -> Void) {
     var ends: [Int32] = [0, 0]
     // A socket pair stands in for pipe2(O_CLOEXEC), which Glibc's Swift module does not show:
     // close-on-exec from creation, with no window in which another thread's exec could inherit it.
@@ -47,7 +49,7 @@ public final class InterruptHandler {
       var seen = 0
       while read(readEnd, &byte, 1) == 1 {
         seen += 1
-        if seen == 1 { onInterrupt() } else { _exit(ExitCode.interrupted.rawValue) }
+        if seen == 1 { onInterrupt() } else { _exit(secondSignalStatus) }
       }
     }
     var action = sigaction()

@@ -1,5 +1,3 @@
-import Foundation
-import ImgfetchCLI
 import ParseFetch
 
 /// `imgfetch cache stats | clear | gc [--cache-dir DIR] [--max-age SECONDS]`: look after the cache.
@@ -31,11 +29,14 @@ enum CacheCommand {
           jsonLine([
             ("directory", .string(cache.directory)), ("exists", .bool(true)), ("entries", .int(stats.entries)),
             ("thumbnails", .int(stats.thumbnails)), ("partialDownloads", .int(stats.partialDownloads)),
+            ("temporaryFiles", .int(stats.temporaryFiles)), ("lockFiles", .int(stats.lockFiles)),
             ("bytes", .int(Int(stats.entryBytes))),
           ]))
       } else {
         Console.out(
-          "\(cache.directory): \(stats.entries) images, \(stats.thumbnails) thumbnails, \(stats.partialDownloads) partial downloads, \(ProgressLine.bytes(stats.entryBytes))"
+          "\(cache.directory): \(stats.entries) images, \(stats.thumbnails) thumbnails, "
+            + "\(stats.partialDownloads) partial downloads, \(stats.temporaryFiles) temporary files, "
+            + "\(stats.lockFiles) lock files, \(ProgressLine.bytes(stats.entryBytes))"
         )
       }
     case "clear":
@@ -47,7 +48,7 @@ enum CacheCommand {
     case "gc":
       let age = invocation.cache.maxAge
       let removed = cache.removeStaleFiles(olderThan: age)
-      Console.out("removed \(removed) stale partial or temporary files from \(cache.directory)")
+      Console.out("removed \(removed) stale partial, temporary or lock files from \(cache.directory)")
     default:
       throw UsageError("cache needs one of: stats, clear, gc (got \(action))")
     }

@@ -1,7 +1,6 @@
-import Foundation
+import FoundationEssentials
 import ImageCodecs
 import ImageFetch
-import ImgfetchCLI
 import ParseFetch
 import Thumbnails
 
