@@ -214,7 +214,7 @@ import Testing
       return
     }
     #expect(connectionError.kind == .tooManyRedirects)
-    #expect(error?.description.contains("more than 20 redirects in a row") == true, "\(error!)")
+    #expect(error?.description.contains("too many HTTP redirects (more than 20 in a row") == true, "\(error!)")
     #expect(try await fixture.requests(route) == 21, "the first request and 20 redirects, not retried")
   }
 

@@ -146,7 +146,9 @@ final class HTTPExchange: @unchecked Sendable {
         return .failed(
           ConnectionError(
             kind: .tooManyRedirects,
-            message: "more than \(Self.maximumRedirects) redirects in a row, the last to \(next.url.redactedForLog)"),
+            message:
+              "too many HTTP redirects (more than \(Self.maximumRedirects) in a row, the last to \(next.url.redactedForLog))"
+          ),
           head: nil)
       }
       (url, fields) = next

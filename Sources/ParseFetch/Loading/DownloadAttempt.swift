@@ -75,6 +75,7 @@ final class DownloadAttempt: HTTPReceiver {
   /// The exchange ended (on the transfer loop's thread, right after the last byte): the outcome, which
   /// for a complete file follows the consumer's last work through its queue.
   private func ended(_ result: HTTPOutcome, reply: @escaping @Sendable (Outcome) -> Void) {
+    exchange.withLock { $0 = nil }  // the exchange holds this receiver: no cycle outlives it
     let (outcome, consumer) = state.withLock { state in
       state.writer?.close()
       return (state.verdict ?? finish(result, state), state.consumer)
