@@ -25,7 +25,11 @@ public final class WritableFile {
   /// - Throws: ``SystemError``: `open`, `stat` or `truncate` failed, or the path is not a regular file.
   public init(appendingTo path: String, keeping bytes: Int64) throws(SystemError) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw .last("open", path) }
+    guard descriptor >= 0 else {
+      // A FIFO with no reader refuses a non-blocking open for writing.
+      if errno == ENXIO { throw SystemError(operation: "open", path: path, reason: .notRegularFile(.fifo)) }
+      throw .last("open", path)
+    }
     do throws(SystemError) {
       let status = try FileStatus(descriptor: descriptor, path: path)
       guard status.kind == .regular else {
