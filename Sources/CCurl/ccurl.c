@@ -12,7 +12,6 @@
 
 static struct {
   CURLcode (*global_init)(long);
-  char *(*version)(void);
   CURL *(*easy_init)(void);
   CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
   CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
@@ -29,7 +28,6 @@ static struct {
   CURLMsg *(*multi_info_read)(CURLM *, int *);
   int loaded;
   char reason[512];
-  char version_text[256];
 } api;
 static pthread_once_t api_once = PTHREAD_ONCE_INIT;
 
@@ -54,7 +52,6 @@ static void load_api(void) {
     return;
   }
   RESOLVE(global_init, "curl_global_init");
-  RESOLVE(version, "curl_version");
   RESOLVE(easy_init, "curl_easy_init");
   RESOLVE(easy_setopt, "curl_easy_setopt");
   RESOLVE(easy_getinfo, "curl_easy_getinfo");
@@ -73,8 +70,6 @@ static void load_api(void) {
     snprintf(api.reason, sizeof api.reason, "libcurl could not be initialised (curl_global_init)");
     return;
   }
-  const char *version = api.version();
-  snprintf(api.version_text, sizeof api.version_text, "%s", version ? version : "libcurl");
   api.loaded = 1;
 }
 
@@ -83,8 +78,6 @@ int32_t ccurl_load(char *reason, size_t capacity) {
   if (!api.loaded && reason && capacity) snprintf(reason, capacity, "%s", api.reason);
   return api.loaded;
 }
-
-const char *ccurl_version(void) { return api.loaded ? api.version_text : ""; }
 
 struct ccurl_transfer {
   CURL *easy;

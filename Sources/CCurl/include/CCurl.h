@@ -22,9 +22,6 @@ typedef int32_t (*ccurl_bytes_fn)(void *context, const unsigned char *bytes, siz
  * `reason` (at most `capacity` bytes, NUL-terminated). */
 int32_t ccurl_load(char *reason, size_t capacity);
 
-/* libcurl's version text, such as "libcurl/7.88.1 OpenSSL/3.0.19 …" (empty before a successful load). */
-const char *ccurl_version(void);
-
 /* One HTTP GET, not yet started. */
 typedef struct ccurl_transfer ccurl_transfer;
 

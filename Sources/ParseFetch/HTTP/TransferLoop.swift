@@ -29,6 +29,29 @@ final class TransferLoop: Sendable {
 
   private let state = Locked(State())
 
+  /// Loads libcurl and makes the multi handle now, on a thread of its own, so that a process that is
+  /// about to make its first request (the command line's fetch) does not wait for the libraries to
+  /// load then: meanwhile it opens its cache and starts its tasks.
+  static func warmUp() {
+    DispatchQueue(label: "ParseFetch.WarmUp", qos: .userInitiated).async { _ = shared.multiHandle() }
+  }
+
+  /// libcurl's multi handle, loading libcurl first; or why there is none.
+  private func multiHandle() -> Result<Multi, ConnectionError> {
+    var reason = [CChar](repeating: 0, count: 512)
+    guard ccurl_load(&reason, reason.count) == 1 else {
+      let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      return .failure(ConnectionError(kind: .unavailable, message: text))
+    }
+    return state.withLock { state in
+      if state.multi == nil { state.multi = ccurl_multi_new().map(Multi.init) }
+      guard let multi = state.multi else {
+        return .failure(ConnectionError(kind: .unavailable, message: "libcurl could not make a multi handle"))
+      }
+      return .success(multi)
+    }
+  }
+
   /// Hands an exchange to the loop, starting its thread when none runs.
   /// - Parameter exchange: The exchange, not yet started.
   /// - Returns: nil, or why no exchange can run (libcurl missing).
