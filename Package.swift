@@ -31,9 +31,21 @@ let package = Package(
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "SystemFiles"]),
     // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
     .target(name: "Thumbnails", dependencies: ["ImageCodecs", "SystemFiles"]),
+    // libcurl's C API, loaded with dlopen on the first request (only curl's headers are needed to
+    // build: Debian's libcurl4-openssl-dev): the package's one HTTP stack, behind ParseFetch's
+    // HTTPExchange, so that a process that makes no request never loads libcurl.
+    .target(name: "CCurl"),
+    // The version, defined once: --version and the User-Agent of every request.
+    .target(name: "ImgfetchVersion"),
+    // Parse REST client, the HTTP client (libcurl), streamed downloads and the validated disk cache;
+    // FoundationEssentials only (no Foundation networking, no ICU).
+    .target(name: "ParseFetch", dependencies: ["CCurl", "SystemFiles", "ImgfetchVersion"]),
+    // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full
+    // decode, cached, and returned decoded.
+    .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails", "SystemFiles"]),
     // The command line: parsing against the one option table, printing, exit codes, progress, and the
-    // commands (local files, fetches through ImageFetch, the cache). One executable does every command;
-    // commands without network load neither libcurl nor Foundation's networking (issue 23).
+    // commands (local files, fetches through ImageFetch, the cache). One executable does every
+    // command; those without network load neither libcurl nor Foundation's networking (issue 23).
     .target(
       name: "ImgfetchCLI",
       dependencies: [
@@ -43,18 +55,6 @@ let package = Package(
     // Imgfetch.startProcess, its one process set-up).
     .target(name: "CProcessSettings"),
     .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
-    // Parse REST client, the HTTP client (libcurl), streamed downloads and the validated disk cache;
-    // FoundationEssentials only (no Foundation networking, no ICU).
-    .target(name: "ParseFetch", dependencies: ["CCurl", "SystemFiles", "ImgfetchVersion"]),
-    // libcurl's C API, loaded with dlopen on the first request (only curl's headers are needed to
-    // build: Debian's libcurl4-openssl-dev): the one HTTP stack of the package, behind ParseFetch's
-    // HTTPExchange, so that a process that makes no request never loads libcurl.
-    .target(name: "CCurl"),
-    // The version, defined once: --version and the User-Agent of every request.
-    .target(name: "ImgfetchVersion"),
-    // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full
-    // decode, cached, and returned decoded.
-    .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails", "SystemFiles"]),
     // Fixture paths, reference hashes and process helpers shared by the test targets.
     // SHA-256 in C for the reference-pixel hashes (fast enough at -O0 in debug builds), and the
     // posix_spawn that starts test children with no descriptor of the test process but 0-2.
