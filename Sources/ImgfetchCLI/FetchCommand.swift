@@ -32,8 +32,6 @@ struct FetchCommand: Sendable {
   /// first request) cancel the task: transfers stop, nothing partial enters the cache, `.part`
   /// files stay for a resume, and the run exits 130 after one line.
   func run() -> Never {
-    // libcurl loads (a few milliseconds) while the cache opens and the tasks start.
-    HTTPClient.warmUp()
     let cancelled = Atomic(false)
     let running = Locked<Task<Void, Never>?>(nil)
     let interrupts = InterruptHandler(secondSignalStatus: ExitCode.interrupted.rawValue) { [reporter] in
@@ -41,6 +39,8 @@ struct FetchCommand: Sendable {
       running.withLock { $0 }?.cancel()
       reporter.progress.finish()
     }
+    // libcurl loads (a few milliseconds) while the cache opens and the task starts.
+    HTTPClient.warmUp()
     let task = Task.detached { [self] in
       var code = await fetch()
       if Task.isCancelled || cancelled.load(ordering: .relaxed) {
