@@ -1,5 +1,5 @@
 /* ccurl.c: see CCurl.h. libcurl is opened with dlopen on the first request and reached only through
- * the function pointers below, so the executables link no libcurl (only its headers are needed). */
+ * the function pointers below, so nothing links libcurl (only its headers are needed to build). */
 #define CURL_DISABLE_DEPRECATION 1 /* the CURLOPT_PROTOCOLS fallback below, for libcurl before 7.85 */
 #include "CCurl.h"
 

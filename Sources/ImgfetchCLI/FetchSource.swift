@@ -12,7 +12,7 @@ enum FetchSource: Sendable {
   /// A Parse object whose file column is already known (class iteration), or the reason it is not usable.
   case objectFile(ParseObjectReference, Result<ParseFile, ParseError>)
 
-  /// Reads a SOURCE argument, classified as ``SourceKind`` does for both executables.
+  /// Reads a SOURCE argument, classified as ``SourceKind`` does for every command.
   init(argument: String) throws(UsageError) {
     switch SourceKind(argument: argument) {
     case .url:

@@ -131,7 +131,7 @@ public struct Invocation: Sendable {
     }
   }
 
-  /// Whether the command needs the network executable: the cache, a URL, a Parse object or a class.
+  /// Whether the command needs the fetch path or the cache: the cache, a URL, a Parse object or a class.
   /// Everything else (info, decode, verify, local files with or without thumbnails) runs without
   /// loading networking.
   public var needsNetwork: Bool {

@@ -147,7 +147,7 @@ public struct DecodeOutputOptions: OptionValues {
   }
 }
 
-/// The Parse options as given; the network executable turns them into a configuration (the
+/// The Parse options as given; ``configuration(environment:)`` turns them into a configuration (the
 /// environment fills in what is missing).
 public struct ParseOptions: OptionValues {
   /// `--server`, `--app-id`, `--rest-key`, `--master-key`, `--session-token`, as given.

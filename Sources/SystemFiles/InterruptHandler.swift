@@ -42,8 +42,7 @@ public final class InterruptHandler {
     }
     interruptPipeWriteEnd = ends[1]
     let readEnd = ends[0]
-    // A queue of its own (libdispatch gives it a thread; no Foundation, so the codec-only executable
-    // can use it too) blocks on the pipe.
+    // A queue of its own (libdispatch gives it a thread; no Foundation is needed) blocks on the pipe.
     DispatchQueue(label: "imgfetch.interrupts").async {
       var byte: UInt8 = 0
       var seen = 0
