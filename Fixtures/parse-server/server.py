@@ -72,13 +72,10 @@ class State:
         self.files_dir = os.path.join(seed_dir, files_dir) if files_dir else None
         self.files = {k: os.path.join(seed_dir, v) for k, v in seed.get("files", {}).items()}
 
-    def record(self, path, headers, client_port):
-        """Counts a request and keeps its headers, with X-Fixture-Connection (not sent by the client:
-        the client's port, the same for every request over one connection)."""
+    def record(self, path, headers):
         with self.lock:
             self.counts[path] = self.counts.get(path, 0) + 1
             self.headers[path] = {k: v for k, v in headers.items()}
-            self.headers[path]["X-Fixture-Connection"] = str(client_port)
 
     def add_rows(self, path, n):
         with self.lock:
@@ -213,7 +210,7 @@ class Handler(BaseHTTPRequestHandler):
         if not path.startswith(mount):
             return self.send(404, b"Cannot GET " + path.encode(), "text/html; charset=utf-8")
         route = path[len(mount):]
-        self.state.record(route, self.headers, self.client_address[1])
+        self.state.record(route, self.headers)
         fault = self.state.take_fault(route)
         if fault is None and "fault" in query:
             fault = {"kind": query["fault"][0]}
