@@ -9,7 +9,6 @@ let package = Package(
     .library(name: "ImageFetch", targets: ["ImageFetch"]),
     .library(name: "Thumbnails", targets: ["Thumbnails"]),
     .executable(name: "imgfetch", targets: ["imgfetch"]),
-    .executable(name: "imgfetch-fetch", targets: ["imgfetch-fetch"]),
   ],
   targets: [
     // System libraries, found through pkg-config.
@@ -19,9 +18,6 @@ let package = Package(
     .systemLibrary(
       name: "CJPEG", pkgConfig: "libjpeg",
       providers: [.apt(["libjpeg62-turbo-dev"])]),
-    .systemLibrary(
-      name: "CCurl", pkgConfig: "libcurl",
-      providers: [.apt(["libcurl4-openssl-dev"])]),
     .systemLibrary(
       name: "CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]),
@@ -54,57 +50,38 @@ let package = Package(
     .target(
       name: "CImageCodecs",
       dependencies: ["CCodecCore", "CLibPNGAdapter", "CLibJPEGAdapter", "CZlibAdapter", "CJPEGEngine", "CPNGRowEngine"]),
-    // The systems layer: open a regular file, file status, errno to message, atomic publish, and the
-    // lock shared state sits behind (a pthread mutex, which ThreadSanitizer sees; see Locked.swift).
-    // Glibc only (no Foundation), so every module and the codec-only executable can use it.
+    // The systems layer, the one home of system calls: regular files (read, write, append), file
+    // status, errno to message, atomic publish, directories, file locks, the standard streams, the
+    // SIGINT/SIGTERM handler, the process environment, and the lock shared state sits behind (a
+    // pthread mutex, which ThreadSanitizer sees; see Locked.swift). Glibc only (no Foundation).
     .target(name: "SystemFiles"),
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "CLCMS2Adapter", "CLibWebPAdapter", "SystemFiles"]),
     // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
     .target(name: "Thumbnails", dependencies: ["ImageCodecs", "SystemFiles"]),
-    // The command line in two executables, so that commands without network start fast (issue 10.4):
-    // `imgfetch` (ImgfetchCLI: parsing, printing, info/decode/verify, local files; no Foundation
-    // networking, ICU or libcurl) execs `imgfetch-fetch` (ImgfetchNetworkCLI) for URLs, Parse and the cache.
-    .target(
-      name: "ImgfetchCLI",
-      dependencies: ["ImageCodecs", "Thumbnails", "SystemFiles", "ImgfetchVersion", "CProcessSettings"]),
-    .target(
-      name: "ImgfetchNetworkCLI",
-      dependencies: [
-        "ImgfetchCLI", "ImgfetchHit", "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "ParseEssentials",
-        "SystemFiles", "CRestRequest", "CCurl",
-      ]),
-    // One GET through libcurl's C API: the warm hit's object request, without URLSession's set-up.
-    // libcurl is dlopen'd on the first request (only curl's headers are needed to build), so
-    // `imgfetch` links no libcurl and loads it only for a hit's request; no library product uses it.
-    .target(name: "CRestRequest"),
-    // The warm hit, Foundation-free (ParseEssentials, ImgfetchCLI's output): `imgfetch` serves a
-    // single object's hit itself; imgfetch-fetch takes the run over on a miss (started beside the
-    // attempt, or exec'd, with the resolved file), or at once for anything else.
-    .target(
-      name: "ImgfetchHit",
-      dependencies: [
-        "ImgfetchCLI", "ImageCodecs", "ParseEssentials", "Thumbnails", "SystemFiles", "ImgfetchVersion", "CRestRequest",
-        "CHandoff",
-      ]),
-    // imgfetch-fetch started beside the hit's attempt and handed the run (with its standard
-    // descriptors) on a miss: socket pair, SCM_RIGHTS, signals passed on (C macros).
-    .target(name: "CHandoff"),
-    // Process-wide malloc settings (mallopt), which only the executables apply (through
-    // Imgfetch.startProcess, the one process set-up both main.swift files call).
-    .target(name: "CProcessSettings"),
-    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI", "ImgfetchHit"]),
-    .executableTarget(name: "imgfetch-fetch", dependencies: ["ImgfetchNetworkCLI", "ImgfetchCLI", "ImgfetchHit"]),
-    // Parse REST client, streamed downloads and the validated disk cache; Foundation only.
-    .target(name: "ParseFetch", dependencies: ["ParseEssentials", "SystemFiles", "ImgfetchVersion"]),
-    // What of Parse and the cache needs no Foundation networking or ICU (FoundationEssentials only):
-    // endpoints, credential headers, a File column's JSON, cache names and the hit lookup. ParseFetch
-    // builds on it, and so does the warm hit that `imgfetch` serves itself (ImgfetchHit).
-    .target(name: "ParseEssentials", dependencies: ["SystemFiles"]),
+    // libcurl's C API, loaded with dlopen on the first request (only curl's headers are needed to
+    // build: Debian's libcurl4-openssl-dev): the package's one HTTP stack, behind ParseFetch's
+    // HTTPExchange, so that a process that makes no request never loads libcurl.
+    .target(name: "CCurl"),
     // The version, defined once: --version and the User-Agent of every request.
     .target(name: "ImgfetchVersion"),
+    // Parse REST client, the HTTP client (libcurl), streamed downloads and the validated disk cache;
+    // FoundationEssentials only (no Foundation networking, no ICU).
+    .target(name: "ParseFetch", dependencies: ["CCurl", "SystemFiles", "ImgfetchVersion"]),
     // What users call: a Parse object's (or a URL's) image, downloaded, validated by a full
     // decode, cached, and returned decoded.
     .target(name: "ImageFetch", dependencies: ["ImageCodecs", "ParseFetch", "Thumbnails", "SystemFiles"]),
+    // The command line: parsing against the one option table, printing, exit codes, progress, and the
+    // commands (local files, fetches through ImageFetch, the cache). One executable does every
+    // command; those without network load neither libcurl nor Foundation's networking (issue 23).
+    .target(
+      name: "ImgfetchCLI",
+      dependencies: [
+        "ImageCodecs", "Thumbnails", "ParseFetch", "ImageFetch", "SystemFiles", "ImgfetchVersion", "CProcessSettings",
+      ]),
+    // Process-wide malloc settings (mallopt), which only the executable applies (through
+    // Imgfetch.startProcess, its one process set-up).
+    .target(name: "CProcessSettings"),
+    .executableTarget(name: "imgfetch", dependencies: ["ImgfetchCLI"]),
     // Fixture paths, reference hashes and process helpers shared by the test targets.
     // SHA-256 in C for the reference-pixel hashes (fast enough at -O0 in debug builds), and the
     // posix_spawn that starts test children with no descriptor of the test process but 0-2.
@@ -123,8 +100,8 @@ let package = Package(
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "ImgfetchCLI", "ImageCodecs", "Thumbnails", "imgfetch", "imgfetch-fetch", "FixtureSupport",
-        "ParseFixtureSupport",
+        "ImgfetchCLI", "ImageCodecs", "Thumbnails", "imgfetch", "FixtureSupport", "ParseFixtureSupport",
+        "SystemFiles",
       ]),
     .testTarget(
       name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport", "SystemFiles"]),

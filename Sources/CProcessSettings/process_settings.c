@@ -1,6 +1,6 @@
 /* process_settings.c: process-wide allocator settings that an executable may choose for itself and a
  * library must not (they change malloc for the whole process). mallopt is declared in <malloc.h>,
- * which Swift's Glibc module does not expose, hence this small C target for the executables. */
+ * which Swift's Glibc module does not expose, hence this small C target for the executable. */
 #include "CProcessSettings.h"
 
 #include <malloc.h>

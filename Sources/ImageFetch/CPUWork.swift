@@ -1,11 +1,11 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import SystemFiles
 
 /// Runs blocking CPU work (decodes, thumbnails of cache hits, a batch's local files) on threads of
 /// its own, at most ``width`` at a time, so it never holds one of Swift's cooperative threads, which
-/// the downloads' tasks need, nor a thread of the global dispatch pool, which URLSession's callbacks
-/// need: on Linux that pool has one thread per core and cannot see that one is blocked.
+/// the downloads' tasks need, nor a thread of the global dispatch pool, which other dispatch work
+/// needs: on Linux that pool has one thread per core and cannot see that one is blocked.
 ///
 /// Each piece of work gets a serial queue, which libdispatch gives a thread of its own even when
 /// the pool is busy; work beyond the width waits in a queue of its own (no thread is blocked

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// Bounds how many downloads are decoded at once (one slot per core by default), so a batch can
 /// download ahead of its decodes without holding more decoders, and their memory, than there are

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ImageCodecs
 import ParseFetch
 import Thumbnails
@@ -64,7 +64,6 @@ public enum ImageFetchError: Error, Sendable, CustomStringConvertible {
     case let error as CacheError: .cache(error)
     case let error as ThumbnailError: .thumbnail(error)
     case is CancellationError: .cancelled
-    case let error as URLError where error.code == .cancelled: .cancelled
     default:
       Task.isCancelled
         ? .cancelled

@@ -1,24 +1,16 @@
-import Synchronization
 import SystemFiles
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// Where the command line writes: standard output for results, standard error for messages.
 /// Writes go straight to the file descriptors, unbuffered, so output and progress never interleave
 /// half-lines.
 public enum Console {
-  /// The `errno` of the first write to standard output that failed, 0 while none has.
-  private static let outputFailure = Atomic<Int32>(0)
-  /// Whether ``exitCode(_:)`` has printed the failure.
-  private static let outputFailureReported = Atomic<Bool>(false)
+  /// The first write to standard output that failed, nil while none has; and whether
+  /// ``exitCode(_:)`` has printed it.
+  private static let outputFailure = Locked<(failure: SystemError?, reported: Bool)>((nil, false))
 
   /// Writes a line to standard output (a failure is kept for ``exitCode(_:)``).
   public static func out(_ line: String) {
-    var text = line + "\n"
-    let failure = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: STDOUT_FILENO) }
-    if failure != 0 { _ = outputFailure.compareExchange(expected: 0, desired: failure, ordering: .relaxed) }
+    if let failure = StandardStream.output.write(line + "\n") { keep(failure) }
   }
 
   /// The exit code of a command whose results are lines on standard output. When a line could
@@ -29,60 +21,31 @@ public enum Console {
   /// - Parameter code: The command's own exit code.
   /// - Returns: The exit code to use.
   public static func exitCode(_ code: ExitCode) -> ExitCode {
-    let failure = outputFailure.load(ordering: .relaxed)
-    guard failure != 0, failure != EPIPE, code == .success || code == .someItemsFailed else { return code }
-    if !outputFailureReported.exchange(true, ordering: .relaxed) {
-      error("cannot write to standard output: \(SystemError.message(forCode: failure))")
+    guard code == .success || code == .someItemsFailed else { return code }
+    let (failure, firstReport) = outputFailure.withLock { state -> (SystemError?, Bool) in
+      guard let failure = state.failure, !failure.isBrokenPipe else { return (nil, false) }
+      defer { state.reported = true }
+      return (failure, !state.reported)
     }
+    guard let failure else { return code }
+    if firstReport { error("cannot write to standard output: \(failure.message)") }
     return .fileSystem
   }
 
-  /// Keeps the numbers of standard input, output and error taken when the process starts with one
-  /// of them closed (`imgfetch … >&-`): otherwise the next file or socket opened would get that
-  /// number, and result lines would go into it (the interrupt socket pair, where a long run would
-  /// block once its buffer is full). A closed one is opened read-only on `/dev/null`, so a write to
-  /// it still fails with `EBADF`, as a closed descriptor does, in this process and in one it execs.
-  /// Call first, before anything opens a file.
-  public static func reserveStandardDescriptors() {
-    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
-    where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
-      let null = open("/dev/null", O_RDONLY)  // the lowest free number: this one, as 0…2 go in order
-      if null >= 0 && null != descriptor {
-        dup2(null, descriptor)
-        close(null)
-      }
-    }
-  }
-
   /// Writes `imgfetch: message` to standard error.
-  public static func error(_ message: String) { writeText("imgfetch: \(message)\n", to: STDERR_FILENO) }
+  public static func error(_ message: String) { StandardStream.error.write("imgfetch: \(message)\n") }
 
   /// Writes text to standard error as it is (for progress drawing).
-  public static func errorRaw(_ text: String) { writeText(text, to: STDERR_FILENO) }
+  public static func errorRaw(_ text: String) { StandardStream.error.write(text) }
 
   /// Writes raw bytes to standard output.
-  /// - Returns: `false` when the write failed (for example a closed pipe).
+  /// - Returns: nil, or why the write failed (for example a closed pipe).
   @discardableResult
-  public static func outBytes(_ bytes: UnsafeRawBufferPointer) -> Bool { writeAll(bytes, to: STDOUT_FILENO) == 0 }
+  public static func outBytes(_ bytes: UnsafeRawBufferPointer) -> SystemError? { StandardStream.output.write(bytes) }
 
-  private static func writeText(_ text: String, to descriptor: Int32) {
-    var text = text
-    text.withUTF8 { _ = writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
-  }
-
-  /// Writes every byte, retrying interrupted writes.
-  /// - Returns: 0, or the `errno` of the write that failed (also left in `errno`).
-  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
-    guard let base = bytes.baseAddress else { return 0 }
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(descriptor, base + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      offset += written
+  private static func keep(_ failure: SystemError) {
+    outputFailure.withLock { state in
+      if state.failure == nil { state.failure = failure }
     }
-    return 0
   }
 }

@@ -1,10 +1,6 @@
 import ImageCodecs
 import SystemFiles
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// `imgfetch decode FILE [-o PATH|-] [--pixel-format F] [--orient] [--lenient] [--srgb]`: raw
 /// pixels, row-major, no header; with `--srgb` converted to sRGB through the file's profile.
 enum DecodeCommand {
@@ -12,7 +8,7 @@ enum DecodeCommand {
     let file = invocation.operands[0]
     let settings = invocation.decode
     // Megabytes of binary on a terminal help no one: standard output must be asked for by name.
-    if settings.output == nil && isatty(STDOUT_FILENO) == 1 {
+    if settings.output == nil && StandardStream.output.isTerminal {
       throw UsageError("decode: standard output is a terminal; give -o PATH, or -o - to write the pixels there anyway")
     }
     let output = settings.output ?? "-"
@@ -49,12 +45,9 @@ enum DecodeCommand {
 
   private static func write(_ image: Image, to output: String) -> ExitCode {
     if output == "-" {
-      let written = image.withUnsafeBytes { Console.outBytes($0) }
-      if !written {
-        let reason = SystemError.message(forCode: errno)
-        Console.error("cannot write to standard output: \(reason)")
-      }
-      return written ? .success : .fileSystem
+      guard let failure = image.withUnsafeBytes({ Console.outBytes($0) }) else { return .success }
+      Console.error("cannot write to standard output: \(failure.message)")
+      return .fileSystem
     }
     do {
       try image.withUnsafeBytes { (raw) throws(AtomicFile.WriteError) in try AtomicFile.write(raw, to: output) }

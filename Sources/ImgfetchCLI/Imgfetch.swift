@@ -1,18 +1,12 @@
 import ImgfetchVersion
 import SystemFiles
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// The `imgfetch` command line: parses the arguments against the one option table, runs the
-/// commands that need no network here, and hands the others to the network executable.
+/// The `imgfetch` command line: parses the arguments against the one option table and runs the
+/// command. One executable does every command; those that need no network (help, version, info,
+/// decode, verify, local files) never load libcurl, which the first request loads (ParseFetch).
 public enum Imgfetch {
   /// The version, printed by `--version` and sent in the User-Agent of every request.
   public static let version = ImgfetchVersion.number
-
-  /// The executable that runs network and cache commands, installed beside `imgfetch`.
-  public static let networkExecutableName = "imgfetch-fetch"
 
   /// Parses the command line; a usage error is printed as one line.
   /// - Parameter arguments: The arguments after the program name.
@@ -32,6 +26,26 @@ public enum Imgfetch {
     Console.error("\(error.message) (see imgfetch --help)")
   }
 
+  /// Runs a parsed command line and exits with its code.
+  ///
+  /// Everything but a fetch that needs the network runs synchronously on the calling (main) thread;
+  /// such a fetch goes on in a task while the main thread serves the main queue (``FetchCommand``).
+  /// - Parameter invocation: The command line.
+  public static func run(_ invocation: Invocation) -> Never {
+    let code: ExitCode
+    do throws(UsageError) {
+      switch invocation.command {
+      case .cache: code = try CacheCommand.run(invocation)
+      case .fetch where invocation.needsNetwork: try FetchCommand(invocation).run()
+      default: code = runLocal(invocation)
+      }
+    } catch {
+      printUsageError(error)
+      code = .usage
+    }
+    ProcessEnvironment.exit(Console.exitCode(code).rawValue)
+  }
+
   /// Runs a command that needs no network: help, version, info, decode, verify and local files.
   /// - Parameter invocation: The parsed command line (``Invocation/needsNetwork`` is false).
   /// - Returns: The exit code.
@@ -48,34 +62,11 @@ public enum Imgfetch {
       case .decode: return try DecodeCommand.run(invocation)
       case .verify: return Console.exitCode(VerifyCommand.run(invocation))
       case .fetch: return LocalBatch.run(invocation)
-      case .cache: throw UsageError("cache needs \(networkExecutableName)")
+      case .cache: return try CacheCommand.run(invocation)
       }
     } catch {
       printUsageError(error)
       return .usage
     }
-  }
-
-  /// Replaces this process with the network executable found beside the running one, with the same
-  /// arguments. Returns only when that fails (after printing why).
-  /// - Returns: ``ExitCode/fileSystem``.
-  public static func execNetworkExecutable() -> ExitCode {
-    let sibling = networkExecutablePath()
-    execv(sibling, CommandLine.unsafeArgv)
-    let reason = SystemError.message(forCode: errno)
-    Console.error("this command runs \(sibling), which cannot be started: \(reason) (reinstall with scripts/install)")
-    return .fileSystem
-  }
-
-  /// The network executable's path: beside the running one.
-  public static func networkExecutablePath() -> String {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    var directory = "."
-    if length > 0 {
-      let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      if let slash = path.lastIndex(of: "/") { directory = String(path[..<slash]) }
-    }
-    return directory + "/" + networkExecutableName
   }
 }

@@ -1,9 +1,5 @@
 import SystemFiles
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// What a command line asks for: one command, its operands and every option group, read against
 /// the one option table (``OptionGroup/allSpecs``). Options may come in any order, before or after
 /// the command and the operands, and mean the same for every kind of source.
@@ -135,7 +131,7 @@ public struct Invocation: Sendable {
     }
   }
 
-  /// Whether the command needs the network executable: the cache, a URL, a Parse object or a class.
+  /// Whether the command needs the fetch path or the cache: the cache, a URL, a Parse object or a class.
   /// Everything else (info, decode, verify, local files with or without thumbnails) runs without
   /// loading networking.
   public var needsNetwork: Bool {

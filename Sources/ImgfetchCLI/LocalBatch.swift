@@ -5,8 +5,8 @@ import SystemFiles
 
 /// `imgfetch [options] FILE...` for files on this machine: each is validated (and thumbnailed) by
 /// ``LocalItem``, `--jobs` at a time, and printed in the order given. Needs no network, so it runs
-/// in the codec-only executable. With `--shard K/N`, only the files whose names hash to shard K
-/// (as a list of sources is split in `imgfetch-fetch`).
+/// without the fetcher or a cache. With `--shard K/N`, only the files whose names hash to shard K
+/// (as a list of sources with URLs among them is split by the fetch path).
 enum LocalBatch {
   static func run(_ invocation: Invocation) -> ExitCode {
     let files = invocation.operands.filter { invocation.parse.shard?.contains($0) ?? true }
@@ -14,7 +14,7 @@ enum LocalBatch {
     let reporter = ItemReporter(output: invocation.output, total: isBatch ? files.count : nil)
     // Ctrl-C or SIGTERM: finish the items in progress (no partial files), start no more.
     let interrupted = Atomic(false)
-    let handler = InterruptHandler {
+    let handler = InterruptHandler(secondSignalStatus: ExitCode.interrupted.rawValue) {
       interrupted.store(true, ordering: .relaxed)
       reporter.progress.finish()
     }

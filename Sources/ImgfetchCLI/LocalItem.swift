@@ -2,10 +2,6 @@ import ImageCodecs
 import SystemFiles
 import Thumbnails
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The work done on an image file on this machine, whether it was named on the command line or
 /// has just been downloaded into the cache: one path for both, so a local file and a download give
 /// the same outcome.

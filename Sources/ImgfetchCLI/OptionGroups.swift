@@ -1,9 +1,6 @@
 import ImageCodecs
+import SystemFiles
 import Thumbnails
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// A group of options read from the parsed command line: `init` reads the values and checks each
 /// one (numbers within their ranges, names among the choices), `validate()` checks how they go
@@ -53,7 +50,7 @@ public struct WorkOptions: OptionValues {
     if let text = parsed.value("jobs") {
       jobs = try NumericOption.integer(text, option: "jobs", in: NumericOption.jobs)
     } else {
-      jobs = min(NumericOption.jobs.upperBound, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+      jobs = min(NumericOption.jobs.upperBound, ProcessEnvironment.onlineProcessors)
     }
   }
 }
@@ -161,7 +158,7 @@ public struct DecodeOutputOptions: OptionValues {
   }
 }
 
-/// The Parse options as given; the network executable turns them into a configuration (the
+/// The Parse options as given; ``configuration(environment:)`` turns them into a configuration (the
 /// environment fills in what is missing).
 public struct ParseOptions: OptionValues {
   /// `--server`, `--app-id`, `--rest-key`, `--master-key`, `--session-token`, as given.

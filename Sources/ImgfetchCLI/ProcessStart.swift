@@ -1,17 +1,15 @@
 import CProcessSettings
 import ImageCodecs
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemFiles
 
 extension Imgfetch {
-  /// The start of both executables' `main`: sets the process up as a command-line run needs it and
+  /// The start of the executable's `main`: sets the process up as a command-line run needs it and
   /// parses the arguments, exiting with ``ExitCode/usage`` (after printing the one-line error) when
   /// they are wrong.
   ///
   /// The settings are the whole process's, so only an executable applies them (never a library):
-  /// - a closed standard input, output or error keeps its number (``Console/reserveStandardDescriptors()``);
+  /// - a closed standard input, output or error keeps its number
+  ///   (``SystemFiles/StandardStream/reserveClosedStreams()``);
   /// - glibc's malloc arenas capped at two, so that an address-space limit (`ulimit -v`) measures
   ///   memory rather than each allocating thread's 64 MiB arena reservation;
   /// - ``PixelBufferPool/shared`` keeps up to 256 MiB of large pixel buffers, so one image after
@@ -23,12 +21,12 @@ extension Imgfetch {
   /// - Parameter arguments: The arguments after the program name.
   /// - Returns: The parsed command line.
   public static func startProcess(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Invocation {
-    Console.reserveStandardDescriptors()
+    StandardStream.reserveClosedStreams()
     _ = process_limit_malloc_arenas(2)
     PixelBufferPool.shared.maximumBytes = 256 << 20
-    signal(SIGPIPE, SIG_IGN)
+    ProcessEnvironment.ignoreBrokenPipes()
     InterruptHandler.unblock()
-    guard let invocation = parse(arguments) else { exit(ExitCode.usage.rawValue) }
+    guard let invocation = parse(arguments) else { ProcessEnvironment.exit(ExitCode.usage.rawValue) }
     return invocation
   }
 }

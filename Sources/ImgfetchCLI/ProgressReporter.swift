@@ -1,9 +1,5 @@
 import SystemFiles
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Draws progress on standard error: a single line redrawn in place (at most ten times a second)
 /// on a terminal, JSON events with `--progress json`, nothing otherwise. Safe to call from any task.
 public final class ProgressReporter: Sendable {
@@ -126,9 +122,11 @@ public final class ProgressReporter: Sendable {
     Console.errorRaw("\r\u{1B}[K")
   }
 
+  /// Seconds on a monotonic clock.
   private static func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
   }
+
+  private static let start = ContinuousClock.now
 }

@@ -35,7 +35,7 @@ public enum AtomicPublish {
     let temporary = temporaryPath(for: path)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
     guard descriptor >= 0 else { throw .last("write", path) }
-    var failure = writeAll(bytes, to: descriptor, path: path)
+    var failure = Descriptors.writeAll(bytes, to: descriptor, path: path)
     if failure == nil && flushesToDisk && fsync(descriptor) != 0 { failure = .last("write", path) }
     if close(descriptor) != 0 && failure == nil { failure = .last("write", path) }
     if failure == nil && Glibc.rename(temporary, path) != 0 { failure = .last("write", path) }
@@ -121,19 +121,6 @@ public enum AtomicPublish {
       let flags = fcntl(descriptor, F_GETFL)
       guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw .last("write", path) }
     }
-    if let failure = writeAll(bytes, to: descriptor, path: path) { throw failure }
-  }
-
-  private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) -> SystemError? {
-    var offset = 0
-    while offset < bytes.count {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return .last("write", path)
-      }
-      offset += written
-    }
-    return nil
+    if let failure = Descriptors.writeAll(bytes, to: descriptor, path: path) { throw failure }
   }
 }

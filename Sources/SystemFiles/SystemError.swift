@@ -79,3 +79,8 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }
+
+extension SystemError {
+  /// Whether the path did not exist (`ENOENT`).
+  public var isMissingFile: Bool { code == ENOENT }
+}

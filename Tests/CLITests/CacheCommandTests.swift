@@ -1,6 +1,8 @@
 import FixtureSupport
 import Foundation
 import ParseFetch
+import ParseFixtureSupport
+import SystemFiles
 import Testing
 
 /// `imgfetch cache stats | clear | gc` touch only directories imgfetch made, and in them only the
@@ -74,13 +76,51 @@ import Testing
 
       let gc = try runImgfetch(["cache", "gc", "--max-age", "0", "--cache-dir", directory.path])
       #expect(gc.status == 0)
-      #expect(gc.stdoutText == "removed 2 stale partial or temporary files from \(directory.path)\n")
-      #expect(
-        try names(directory) == [".locks", "CACHEDIR.TAG", tmpl, "photo.jpg", "photo.jpg.thumb-64.jpg", "README.TXT"])
+      #expect(gc.stdoutText == "removed 2 stale partial, temporary or lock files from \(directory.path)\n")
+      #expect(try names(directory) == ["CACHEDIR.TAG", tmpl, "photo.jpg", "photo.jpg.thumb-64.jpg", "README.TXT"])
 
       let clear = try runImgfetch(["cache", "clear", "--cache-dir", directory.path])
       #expect(clear.status == 0)
-      #expect(try names(directory) == [".locks", "CACHEDIR.TAG", "README.TXT"])
+      #expect(try names(directory) == ["CACHEDIR.TAG", "README.TXT"])
+    }
+  }
+
+  /// Issue 23: every file the cache made goes with `clear`, lock files of killed downloads in
+  /// `.locks` too (which `stats` counts), so a cache of imgfetch's own files is left holding its tag
+  /// alone; a held lock (a download running now) and its `.part` stay.
+  @Test func clearEmptiesACacheDownToItsTagFile() async throws {
+    let (fixture, _) = try await CommandGrammarTests.onePhoto("testorig.jpg")
+    try withDirectory { directory in
+      let fetched = try runImgfetch(
+        FetchCommandTests.arguments(
+          fixture, cache: directory, ["Photo/aaaaaaaaaa", "--column", "MainImage", "--thumbnail", "32"]))
+      #expect(fetched.status == 0, "\(fetched.stderrText)")
+      // What killed runs leave: a download's lock file and `.part`, a thumbnail's temporary file.
+      let locks = directory.appendingPathComponent(".locks")
+      try write(0, locks, "killed.jpg.lock")
+      try write(70, directory, "killed.jpg.part")
+      try write(30, directory, ".killed.jpg.thumb-64.jpg.tmp-4242-1x2y3z")
+
+      let stats = try runImgfetch(["cache", "stats", "--json", "--cache-dir", directory.path])
+      let object = try JSONSerialization.jsonObject(with: Data(stats.stdout)) as! [String: Any]
+      #expect(object["entries"] as? Int == 1 && object["thumbnails"] as? Int == 1)
+      #expect(object["partialDownloads"] as? Int == 1 && object["temporaryFiles"] as? Int == 1)
+      #expect(object["lockFiles"] as? Int == 1)
+      let text = try runImgfetch(["cache", "stats", "--cache-dir", directory.path])
+      #expect(text.stdoutText.contains("1 partial downloads, 1 temporary files, 1 lock files"), "\(text.stdoutText)")
+
+      // A download running now keeps its lock and `.part`.
+      try write(10, directory, "running.jpg.part")
+      let held = try #require(try FileLock.tryAcquire(locks.appendingPathComponent("running.jpg.lock").path))
+      let busy = try runImgfetch(["cache", "clear", "--cache-dir", directory.path])
+      #expect(busy.status == 0)
+      #expect(try names(directory) == ["CACHEDIR.TAG", ".locks", "running.jpg.part"])
+      #expect(try names(locks) == ["running.jpg.lock"])
+
+      held.unlock()
+      let clear = try runImgfetch(["cache", "clear", "--cache-dir", directory.path])
+      #expect(clear.status == 0 && clear.stdoutText == "cleared \(directory.path)\n")
+      #expect(try names(directory) == ["CACHEDIR.TAG"])
     }
   }
 }

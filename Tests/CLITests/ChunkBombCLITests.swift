@@ -121,7 +121,7 @@ import Testing
     }
     let fixture = try await ParseFixture(files: files, seed: ["classes": ["Photo": objects]])
     let cache = scratch.appendingPathComponent("cache")
-    // Under AddressSanitizer its shadow memory and quarantine come on top of imgfetch-fetch's 35 MiB.
+    // Under AddressSanitizer its shadow memory and quarantine come on top.
     let limit = Fixtures.imgfetchIsAddressSanitized ? 160 << 20 : Self.peakLimit
     for thumbnail in [[], ["--thumbnail", "64"]] {
       let run = try runImgfetchMeasured(

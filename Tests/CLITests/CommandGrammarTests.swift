@@ -5,7 +5,7 @@ import ParseFixtureSupport
 import Testing
 
 /// One grammar, one JSON shape and one set of exit codes for every kind of source, in both
-/// executables (`imgfetch` runs local work itself and execs `imgfetch-fetch` for the network).
+/// kinds of command (local work loads no networking; the network's loads libcurl on its first request).
 @Suite(.timeLimit(.minutes(10))) struct CommandGrammarTests {
   /// A fixture server whose class `Photo` holds one object, `aaaaaaaaaa`, with `image` (a fixture
   /// image) stored under a Parse-style name in its `MainImage` column; and that stored name.
@@ -162,8 +162,8 @@ import Testing
     #expect(headed.status == 0 && headed.stderr.isEmpty, "\(headed.stderrText)")
   }
 
-  /// Commands without network run in `imgfetch` and never load networking; the others run in
-  /// `imgfetch-fetch`, exec'd with the same arguments.
+  /// Commands without network never load networking (libcurl, Foundation's networking, ICU); a URL
+  /// loads libcurl for its request, and still no Foundation networking or ICU (issue 23).
   @Test func localCommandsLoadNoNetworking() throws {
     let png = Fixtures.image("basn2c08.png")
     let scratch = try Fixtures.temporaryDirectory()
@@ -182,16 +182,17 @@ import Testing
         #expect(!loaded.contains { $0.contains(library) }, "\(arguments) loads \(library)")
       }
     }
-    // A URL needs the network executable, which the codec-only one execs.
+    // A URL loads libcurl for its request, in the same process.
     let url = try runImgfetch(
       ["http://127.0.0.1:9/x.jpg", "--retries", "0", "--cache-dir", scratch.path + "/cache"],
       environment: ["LD_DEBUG": "libs"])
     #expect(url.status == 3)
-    #expect(url.stderrText.contains("libFoundationNetworking"))
-    // imgfetch-fetch runs local commands too.
-    let direct = try runProcess(
-      Fixtures.productsDirectory.appendingPathComponent("imgfetch-fetch").path, ["verify", png])
-    #expect(direct.status == 0 && direct.stdoutText == "\(png): OK\n")
+    let loaded = url.stderrText.split(separator: "\n").filter { $0.contains("calling init:") }
+    #expect(loaded.contains { $0.contains("libcurl.so") }, "a request loads libcurl")
+    for library in ["libFoundationNetworking", "libicu", "_FoundationICU", "libFoundation.so"] {
+      #expect(!loaded.contains { $0.contains(library) }, "a request loads \(library)")
+    }
+    #expect(url.stderrText.contains("imgfetch: http://127.0.0.1:9/x.jpg: could not download"), "\(url.stderrText)")
   }
 
   /// Issue 12.8: limits in the units given, "over a limit" for an image over one, the real version

@@ -10,7 +10,8 @@ import Testing
 
 /// `imgfetch` killed with SIGKILL at seeded random moments of a batch (Parse query, trickled
 /// downloads, validation, thumbnail writes): the cache must only ever hold complete, valid files,
-/// the next run must finish the work, and `cache gc` must clear what the killed runs left behind.
+/// the next run must finish the work, and `cache gc` must clear what the killed runs left behind
+/// (their `.part`, temporary and lock files).
 @Suite(.timeLimit(.minutes(10))) struct CrashSafetyTests {
   /// Small images from `Fixtures/images`, JPEG and PNG (one with alpha, so a PNG thumbnail).
   static let photos = [
@@ -127,6 +128,11 @@ import Testing
       let left = try Self.files(in: cache)
       #expect(!left.contains(where: Self.isTransient), "round \(rounds): \(left)")
       #expect(left.count == 2 * Self.photos.count, "round \(rounds): \(left)")
+      // Killed downloads left their lock files; gc removed them and then the empty `.locks`.
+      let locks = cache.appendingPathComponent(".locks").path
+      #expect(
+        !FileManager.default.fileExists(atPath: locks),
+        "round \(rounds): \((try? FileManager.default.contentsOfDirectory(atPath: locks)) ?? [])")
     }
     #expect(kills >= 55, "only \(kills) of \(attempts) runs in \(rounds) rounds were killed before they finished")
   }
@@ -187,7 +193,7 @@ import Testing
     }
     let gc = try runImgfetch(["cache", "gc", "--max-age", "0", "--cache-dir", cache.path])
     #expect(gc.status == 0)
-    #expect(gc.stdoutText.hasPrefix("removed 2 stale partial or temporary files"))
+    #expect(gc.stdoutText.hasPrefix("removed 2 stale partial, temporary or lock files"))
     #expect(try Self.files(in: cache) == ["photo.jpg"])
   }
 }

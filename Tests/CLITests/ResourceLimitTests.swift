@@ -8,7 +8,7 @@ import Testing
 /// (util-linux `prlimit`): each is refused (or, for bombs the decoder skips, decoded) quickly, with
 /// one line on stderr and the documented exit code, never a crash.
 @Suite(.timeLimit(.minutes(10))) struct ResourceLimitTests {
-  /// 512 MiB of address space: the runtime, URLSession and a 100 MP gray image fit; the
+  /// 512 MiB of address space: the runtime, libcurl and a 100 MP gray image fit; the
   /// allocations a bomb asks for do not.
   static let memoryLimit = 512 << 20
   /// CPU seconds before the kernel kills the process (SIGXCPU).
@@ -237,8 +237,8 @@ import Testing
     let fixture = try await Self.server(["small.png": source])
     let cache = scratch.appendingPathComponent("cache")
     // Under AddressSanitizer the cap is on one allocation, below the 400 MB buffer; LeakSanitizer
-    // is off for this run, since it counts what the network executable still holds (URLSession's
-    // and libcurl's handles) when it exits after the failed thumbnail.
+    // is off for this run, since it counts what the process still holds (libcurl's handles and
+    // connection cache) when it exits after the failed thumbnail.
     let (result, elapsed) = try Self.runLimited(
       [fixture.fileURL("small.png").absoluteString, "--thumbnail", "10000", "--upscale", "--cache-dir", cache.path],
       largestAllocation: 256 << 20, leakCheck: false)

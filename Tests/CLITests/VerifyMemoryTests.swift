@@ -31,7 +31,7 @@ import Testing
   }
 
   /// The validation of a download hands back no pixels either: fetching the 9000x9000 PNG by URL
-  /// (`imgfetch-fetch`, whose Foundation and libcurl alone take about 35 MiB) decodes it row by row
+  /// (a process that has loaded libcurl and its libraries) decodes it row by row
   /// while it arrives, and the entry is cached. A decode into a whole image would add 243 MB.
   @Test func aDownloadIsValidatedWithoutAPixelBuffer() async throws {
     let scratch = try Fixtures.temporaryDirectory()

@@ -9,9 +9,9 @@ import Testing
   import Glibc
 #endif
 
-/// The warm hit (`imgfetch Class/objectId --column COL --thumbnail N` with the file cached): `imgfetch`
-/// serves it itself (`WarmHit`, Foundation-free), its one object request through libcurl's C API, not
-/// URLSession; what it cannot answer exactly as the full path would goes to the full path.
+/// The warm hit (`imgfetch Class/objectId --column COL --thumbnail N` with the file cached): one
+/// process, one object request (through libcurl, the one HTTP stack), no file request, no decode, no
+/// Foundation networking or ICU; and the cold object before it, in the same single process.
 @Suite(.timeLimit(.minutes(10))) struct WarmHitTests {
   static let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
   static let objectRoute = "classes/Photo/aaaaaaaaaa"
@@ -40,8 +40,8 @@ import Testing
     let scratch = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
     let cache = scratch.appendingPathComponent("cache")
-    // A home of its own: a hit must not write anywhere but its cache (URLSession made
-    // ~/.cache/org.swift.foundation.URLCache/imgfetch-fetch and ~/.local/share/bin on every hit).
+    // A home of its own: a hit must not write anywhere but its cache (URLSession once made
+    // ~/.cache/org.swift.foundation.URLCache/… and ~/.local/share/bin on every hit).
     let home = scratch.appendingPathComponent("home")
     try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     let environment = [
@@ -99,53 +99,50 @@ import Testing
     #expect(plain.stdoutText == "\(entry)\t\(first["thumbnailPath"] as? String ?? "?")\n")
   }
 
-  /// `imgfetch` serves the hit itself (issue 10.5): no Foundation and no second process (the
-  /// cold run left the object's hint, so no imgfetch-fetch is started beside the attempt), libcurl
-  /// loaded for its one request; and the miss before it asked for the object once.
-  @Test func imgfetchServesTheHitItselfWithoutFoundationInOneRequest() async throws {
+  /// One executable (issue 23): the cold object and the warm hit are each one process that loads
+  /// libcurl for its requests and neither Foundation's networking nor ICU; the cold one asks for the
+  /// object once and the file once.
+  @Test func aColdFetchAndAWarmHitAreEachOneProcessWithoutFoundationNetworking() async throws {
     let fixture = try await Self.server()
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
     let logs = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: logs) }
     let arguments = Self.arguments(fixture.baseURL, cache: cache, ["--json"])
-    let cold = try runImgfetch(arguments)
-    #expect(cold.status == 0, "\(cold.stderrText)")
-    #expect(try await fixture.requests(Self.objectRoute) == 1, "the miss asked once")
-    // The dynamic loader's report of every process of the run, one file each (whatever its stderr).
-    let warm = try runImgfetch(
-      arguments, environment: ["LD_DEBUG": "libs", "LD_DEBUG_OUTPUT": logs.path + "/ld"])
-    #expect(warm.status == 0)
-    let reports = try FileManager.default.contentsOfDirectory(atPath: logs.path).map {
-      try String(contentsOfFile: logs.path + "/" + $0, encoding: .utf8)
+    for (run, hit) in [("cold", false), ("warm", true)] {
+      // The dynamic loader's report of every process of the run, one file each (whatever its stderr).
+      let result = try runImgfetch(
+        arguments, environment: ["LD_DEBUG": "libs", "LD_DEBUG_OUTPUT": "\(logs.path)/\(run)"])
+      #expect(result.status == 0, "\(run): \(result.stderrText)")
+      #expect(try Self.json(result)["cacheHit"] as? Bool == hit, "\(run)")
+      let reports = try FileManager.default.contentsOfDirectory(atPath: logs.path).filter { $0.hasPrefix(run + ".") }
+      #expect(reports.count == 1, "\(run): one process, \(reports)")
+      let loaded = try reports.map { try String(contentsOfFile: logs.path + "/" + $0, encoding: .utf8) }.joined()
+        .split(separator: "\n").filter { $0.contains("calling init:") }
+      #expect(loaded.contains { $0.contains("libcurl.so") }, "\(run): libcurl is loaded for the requests")
+      for library in [
+        "libFoundation.so", "libFoundationNetworking", "libFoundationInternationalization", "_FoundationICU", "libicu",
+      ] {
+        #expect(!loaded.contains { $0.contains(library) }, "\(run) loads \(library)")
+      }
     }
-    #expect(reports.count == 1, "one process")
-    let loaded = reports.joined().split(separator: "\n").filter { $0.contains("calling init:") }
-    #expect(loaded.contains { $0.contains("libcurl.so") }, "libcurl is loaded for the request")
-    for library in [
-      "libFoundation.so", "libFoundationNetworking", "libFoundationInternationalization", "_FoundationICU",
-    ] {
-      #expect(!loaded.contains { $0.contains(library) }, "a hit loads \(library)")
-    }
-    #expect(try Self.json(warm)["cacheHit"] as? Bool == true)
-    #expect(try await fixture.requests(Self.objectRoute) == 2, "one object request")
-    #expect(try await fixture.requests(Self.fileRoute) == 1, "no file request")
+    #expect(try await fixture.requests(Self.objectRoute) == 2, "one object request per run")
+    #expect(try await fixture.requests(Self.fileRoute) == 1, "one file request, by the cold run")
   }
 
-  /// A fetched object leaves its hint in `.locks` (a link to its entry, classified with the lock
-  /// files); an entry gone since (evicted, cleared) is fetched again, still in one object request.
-  @Test func aFetchedObjectLeavesAHintAndAGoneEntryIsFetchedAgainInOneRequest() async throws {
+  /// The cache holds nothing but what a user asked for once a run is over: the entry, its thumbnail
+  /// and the tag (the entry's lock file goes with its lock); an entry gone
+  /// since (evicted, cleared) is fetched again, still in one object request.
+  @Test func aFetchLeavesOnlyItsFilesAndAGoneEntryIsFetchedAgainInOneRequest() async throws {
     let fixture = try await Self.server()
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
     let arguments = Self.arguments(fixture.baseURL, cache: cache, ["--json"])
     #expect(try runImgfetch(arguments).status == 0)
-    let hints = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent(".locks").path)
-      .filter { $0.hasSuffix(".hint") }
-    #expect(hints.count == 1)
-    #expect(hints.allSatisfy { CacheFile(fileName: $0, inLocks: true) == .lock })
+    let names = { Set(try FileManager.default.contentsOfDirectory(atPath: cache.path)) }
+    #expect(try names() == [".locks", "CACHEDIR.TAG", Self.name, Self.name + ".thumb-64.jpg"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent(".locks").path) == [])
     let entry = cache.appendingPathComponent(Self.name).path
-    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cache.path + "/.locks/" + hints[0]) == Self.name)
     try FileManager.default.removeItem(atPath: entry)
     let again = try runImgfetch(arguments)
     #expect(again.status == 0, "\(again.stderrText)")
@@ -153,6 +150,30 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: entry))
     #expect(try await fixture.requests(Self.objectRoute) == 2, "one object request per run")
     #expect(try await fixture.requests(Self.fileRoute) == 2)
+  }
+
+  /// The one executable, copied alone anywhere, does every command: Parse, a URL, the cache (with
+  /// two executables, `imgfetch` copied alone failed them with exit 5).
+  @Test func theExecutableCopiedAloneDoesEveryCommand() async throws {
+    let fixture = try await Self.server()
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let alone = scratch.appendingPathComponent("bin/imgfetch").path
+    try FileManager.default.createDirectory(
+      at: scratch.appendingPathComponent("bin"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: Fixtures.productsDirectory.appendingPathComponent("imgfetch").path, toPath: alone)
+    let cache = scratch.appendingPathComponent("cache")
+    let object = try runProcess(alone, Self.arguments(fixture.baseURL, cache: cache, ["--json"]))
+    #expect(object.status == 0, "\(object.stderrText)")
+    let url = try runProcess(alone, [fixture.fileURL(Self.name).absoluteString, "--cache-dir", cache.path])
+    #expect(url.status == 0, "\(url.stderrText)")
+    let stats = try runProcess(alone, ["cache", "stats", "--json", "--cache-dir", cache.path])
+    #expect(stats.status == 0)
+    #expect(try Self.json(stats)["entries"] as? Int == 2)
+    let png = Fixtures.image("basn2c08.png")
+    let verify = try runProcess(alone, ["verify", png])
+    #expect(verify.status == 0 && verify.stdoutText == "\(png): OK\n")
   }
 
   @Test func aRedirectToAnotherOriginIsNotFollowedWithTheKeys() async throws {

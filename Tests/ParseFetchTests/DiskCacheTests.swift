@@ -98,19 +98,28 @@ import Testing
     #expect(Set(left) == ["busy.png.part", "CACHEDIR.TAG"])
   }
 
-  @Test func cleansStalePartAndTemporaryFiles() throws {
+  /// `gc`: stale `.part` and temporary files, and every lock file no download holds (a killed
+  /// one's); the `.locks` directory goes once it is empty.
+  @Test func cleansStalePartTemporaryAndLeftoverLockFiles() throws {
     let cache = try DiskCache(directory: directory.path)
     let fresh = cache.partPath(for: CacheKey(parseFileName: "fresh.png"))
     let stale = cache.partPath(for: CacheKey(parseFileName: "stale.png"))
     let temp = directory.appendingPathComponent(".x.png.thumb-64.png.tmp-123-abc").path
-    for path in [fresh, stale, temp] { try write(1, to: path) }
+    let leftover = cache.lockPath(forFileName: "gone.png")  // a killed download's lock file
+    for path in [fresh, stale, temp, leftover] { try write(1, to: path) }
     try age(stale, seconds: 7200)
     try age(temp, seconds: 7200)
     let entry = try put(cache, "keep.png", bytes: 1)
     try age(entry, seconds: 7200)
-    #expect(cache.removeStaleFiles(olderThan: 3600) == 2)
+    let held = try #require(try FileLock.tryAcquire(cache.lockPath(forFileName: "busy.png")))
+    #expect(cache.statistics().lockFiles == 2)
+    #expect(cache.removeStaleFiles(olderThan: 3600) == 3)
+    let locks = directory.appendingPathComponent(".locks").path
+    #expect(Set(try FileManager.default.contentsOfDirectory(atPath: locks)) == ["busy.png.lock"], "a held lock stays")
+    held.unlock()  // removes its file
+    #expect(cache.removeStaleFiles(olderThan: 3600) == 0)
     let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
-    #expect(left == [".locks", "CACHEDIR.TAG", "fresh.png.part", "keep.png"])
+    #expect(left == ["CACHEDIR.TAG", "fresh.png.part", "keep.png"])
   }
 
   @Test func reportsADirectoryItCannotCreate() throws {

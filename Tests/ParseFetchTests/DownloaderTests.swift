@@ -209,11 +209,13 @@ import Testing
     let error = await #expect(throws: DownloadError.self) {
       try await downloader().download(from: fixture.fileURL(name), to: part.path)
     }
-    guard case .connection(_, let urlError)? = error else {
+    guard case .connection(_, let connectionError)? = error else {
       Issue.record("got \(String(describing: error))")
       return
     }
-    #expect(urlError.code == .httpTooManyRedirects)
+    #expect(connectionError.kind == .tooManyRedirects)
+    #expect(error?.description.contains("too many HTTP redirects (more than 20 in a row") == true, "\(error!)")
+    #expect(try await fixture.requests(route) == 21, "the first request and 20 redirects, not retried")
   }
 
   @Test func timesOutAStalledTransfer() async throws {

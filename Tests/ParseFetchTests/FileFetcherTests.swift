@@ -1,6 +1,7 @@
 import Foundation
 import ParseFixtureSupport
 import Synchronization
+import SystemFiles
 import Testing
 
 @testable import ParseFetch

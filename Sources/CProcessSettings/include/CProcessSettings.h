@@ -1,4 +1,4 @@
-/* CProcessSettings: settings of the whole process, for the imgfetch executables only. */
+/* CProcessSettings: settings of the whole process, for the imgfetch executable only. */
 #ifndef PROCESS_SETTINGS_H
 #define PROCESS_SETTINGS_H
 

@@ -1,6 +1,3 @@
-import Foundation
-import SystemFiles
-
 /// Why the disk cache could not do its part.
 public enum CacheError: Error, Sendable, CustomStringConvertible {
   /// The cache directory cannot be created or used.
@@ -34,9 +31,4 @@ public enum CacheError: Error, Sendable, CustomStringConvertible {
       "no cache at \(path)"
     }
   }
-}
-
-/// A message for a failed POSIX call (the text comes from SystemFiles, the one place for it).
-func posixReason(_ code: Int32 = errno) -> String {
-  SystemError.message(forCode: code)
 }

@@ -1,7 +1,5 @@
-import ParseEssentials
-
-/// What a file in a cache directory is, decided from its name alone (by the rules of the package's
-/// Foundation-free `CacheName`, which the codec-only executable's warm hit shares), used by ``CacheKey`` (an entry's name is never anything else), by ``DiskCache``'s
+/// What a file in a cache directory is, decided from its name alone: the one classifier of the
+/// cache's files, used by ``CacheKey`` (an entry's name is never anything else), by ``DiskCache``'s
 /// `gc`, `clear` and size accounting, by `imgfetch cache` and by the tests.
 ///
 /// | name | kind |
@@ -10,7 +8,7 @@ import ParseEssentials
 /// | `<entry>.part` | ``partial(entry:)``: a download not yet validated |
 /// | `<entry>.thumb-<W>[x<H>][-cover].(jpg\|png\|webp)` | ``thumbnail(entry:)`` |
 /// | `.<name>.tmp-<pid>-<random>` | ``temporary``: an atomic write killed before its rename |
-/// | `<entry>.lock`, `<32 hex>.hint` (inside `.locks/`) | ``lock`` |
+/// | `<entry>.lock` (inside `.locks/`) | ``lock`` |
 /// | `CACHEDIR.TAG` | ``tag`` |
 /// | anything else | ``foreign``: never counted, never removed |
 public enum CacheFile: Sendable, Equatable {
@@ -22,8 +20,8 @@ public enum CacheFile: Sendable, Equatable {
   case thumbnail(entry: String)
   /// A hidden temporary file of an atomic write (`.<name>.tmp-<pid>-<random>`).
   case temporary
-  /// A per-entry lock file in the `.locks` directory, or an object's hint there (a symbolic link
-  /// to the entry the object's file column last resolved to).
+  /// A per-entry lock file in the `.locks` directory, held while the entry is downloaded and
+  /// stored (one left behind by a killed process is removed by `gc` and `clear`).
   case lock
   /// The Cache Directory Tagging Specification's `CACHEDIR.TAG`.
   case tag
@@ -31,21 +29,30 @@ public enum CacheFile: Sendable, Equatable {
   case foreign
 
   /// The name of the tag file.
-  public static let tagName = CacheName.tagName
+  public static let tagName = "CACHEDIR.TAG"
+
+  /// The name of the directory of lock files inside the cache directory.
+  public static let locksDirectoryName = ".locks"
 
   /// Classifies a name in the cache directory (or, with `inLocks`, in its `.locks` directory).
   /// - Parameters:
   ///   - name: The file name, without a directory.
   ///   - inLocks: Whether the file is in the `.locks` directory.
   public init(fileName name: String, inLocks: Bool = false) {
-    switch CacheName(fileName: name, inLocks: inLocks) {
-    case .entry: self = .entry
-    case .partial(let entry): self = .partial(entry: entry)
-    case .thumbnail(let entry): self = .thumbnail(entry: entry)
-    case .temporary: self = .temporary
-    case .lock: self = .lock
-    case .tag: self = .tag
-    case .foreign: self = .foreign
+    if inLocks {
+      self = name.hasSuffix(".lock") && Self.isEntryName(String(name.dropLast(5))) ? .lock : .foreign
+    } else if name == Self.tagName {
+      self = .tag
+    } else if Self.isTemporaryName(name) {
+      self = .temporary
+    } else if name.hasSuffix(".part"), Self.isEntryName(String(name.dropLast(5))) {
+      self = .partial(entry: String(name.dropLast(5)))
+    } else if let entry = Self.thumbnailEntry(name), Self.isEntryName(entry) {
+      self = .thumbnail(entry: entry)
+    } else if Self.isEntryName(name) {
+      self = .entry
+    } else {
+      self = .foreign
     }
   }
 
@@ -55,5 +62,58 @@ public enum CacheFile: Sendable, Equatable {
     case .partial, .temporary: true
     default: false
     }
+  }
+
+  /// Whether `name` can be an entry: made of the characters an entry's key uses (Parse's rule in
+  /// lower case, and `+` of hashed names), at most 128 bytes, and not a partial download, thumbnail,
+  /// temporary file or the tag.
+  static func isEntryName(_ name: String) -> Bool {
+    let bytes = Array(name.utf8)
+    guard (1...128).contains(bytes.count), let first = bytes.first, leading.contains(first),
+      bytes.allSatisfy(following.contains)
+    else { return false }
+    return !name.hasSuffix(".part") && thumbnailEntry(name) == nil
+  }
+
+  /// Parse's rule without upper case (first byte, then the others), plus `+` for hashed names.
+  static let leading = Set("_abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+  static let following = leading.union("@. ~-+".utf8)
+
+  /// `.<name>.tmp-<digits>-<letters and digits>`, as `AtomicPublish.temporaryPath(for:)` makes them.
+  static func isTemporaryName(_ name: String) -> Bool {
+    guard name.hasPrefix("."), let marker = lastRange(of: ".tmp-", in: name),
+      marker.lowerBound > name.index(after: name.startIndex)
+    else { return false }
+    let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+    return parts.count == 2 && !parts[0].isEmpty && parts[0].allSatisfy(\.isASCII) && parts[0].allSatisfy(\.isNumber)
+      && !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+  }
+
+  /// The extensions of the formats imgfetch writes thumbnails in (Thumbnails'
+  /// `ThumbnailFormat.fileExtensions`; ImageFetchTests checks the two agree).
+  package static let thumbnailExtensions = ["jpg", "png", "webp"]
+
+  /// The entry of `<entry>.thumb-<W>[x<H>][-cover].(jpg|png|webp)`, or nil when `name` is not of that form.
+  static func thumbnailEntry(_ name: String) -> String? {
+    guard let marker = lastRange(of: ".thumb-", in: name), let dot = name.lastIndex(of: "."),
+      dot > marker.lowerBound, thumbnailExtensions.contains(String(name[name.index(after: dot)...]))
+    else { return nil }
+    var rest = name[marker.upperBound..<dot]
+    if rest.hasSuffix("-cover") { rest = rest.dropLast(6) }
+    let sides = rest.split(separator: "x", omittingEmptySubsequences: false)
+    guard (1...2).contains(sides.count),
+      sides.allSatisfy({ side in !side.isEmpty && side.allSatisfy { $0.isASCII && $0.isNumber } })
+    else { return nil }
+    return String(name[..<marker.lowerBound])
+  }
+
+  /// The last place `needle` occurs in `name`, compared by characters.
+  static func lastRange(of needle: String, in name: String) -> Range<String.Index>? {
+    var index = name.endIndex
+    while index > name.startIndex {
+      index = name.index(before: index)
+      if name[index...].hasPrefix(needle) { return index..<name.index(index, offsetBy: needle.count) }
+    }
+    return nil
   }
 }

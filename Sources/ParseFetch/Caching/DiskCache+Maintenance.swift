@@ -1,11 +1,11 @@
-import Foundation
+import FoundationEssentials
 import SystemFiles
 
 /// Removing entries: one, all, stale `.part` files, and the oldest beyond the byte limit.
-/// Every one of them looks only at files ``CacheFile`` recognises; anything else in the directory
-/// is never counted and never removed.
+/// Every one of them looks only at files ``CacheFile`` recognises, in the cache directory and in its
+/// `.locks` directory; anything else is never counted and never removed.
 extension DiskCache {
-  /// One file in the cache directory.
+  /// One file of the cache.
   struct Item {
     var path: String
     var kind: CacheFile
@@ -22,8 +22,10 @@ extension DiskCache {
     try remove(path(for: key))
   }
 
-  /// Removes every entry, thumbnail and temporary file, and every `.part` file not being written
-  /// right now (what `PFFile.clearAllCachedData` did). Files the cache did not make stay.
+  /// Removes every entry, thumbnail, temporary and lock file, and every `.part` file, except those of
+  /// a download running right now (what `PFFile.clearAllCachedData` did); the `.locks` directory goes
+  /// too once it is empty. Files the cache did not make stay, so a cache of its own files alone is
+  /// left holding its `CACHEDIR.TAG` only.
   /// - Returns: How many files were removed.
   /// - Throws: ``CacheError/remove(path:reason:)`` for the first file that cannot be removed.
   @discardableResult
@@ -32,10 +34,12 @@ extension DiskCache {
     for item in items(including: { $0 != .foreign && $0 != .tag }) where try removeUnlessLocked(item) {
       removed += 1
     }
+    removeLocksDirectoryIfEmpty()
     return removed
   }
 
-  /// Removes `.part` and temporary files older than `age`, unless a download holds them.
+  /// Removes `.part` and temporary files older than `age`, unless a download holds them, and every
+  /// lock file no process holds (one a killed download left behind).
   /// Temporary files include the hidden `.<name>.tmp-<pid>-<random>` of an atomic write (a
   /// thumbnail) that was killed before its rename.
   /// - Parameter age: The age in seconds, judged by modification time.
@@ -43,8 +47,10 @@ extension DiskCache {
   @discardableResult
   public func removeStaleFiles(olderThan age: TimeInterval) -> Int {
     let limit = Date(timeIntervalSinceNow: -age)
-    let stale = items { $0.isTransient }.filter { $0.modified < limit }
-    return stale.filter { (try? removeUnlessLocked($0)) == true }.count
+    let stale = items { $0.isTransient || $0 == .lock }.filter { $0.kind == .lock || $0.modified < limit }
+    let removed = stale.filter { (try? removeUnlessLocked($0)) == true }.count
+    removeLocksDirectoryIfEmpty()
+    return removed
   }
 
   /// What the cache holds, by kind of file; files it did not make are not counted.
@@ -57,6 +63,8 @@ extension DiskCache {
     public var partialDownloads = 0
     /// Temporary files of atomic writes.
     public var temporaryFiles = 0
+    /// Lock files: those of downloads running now, and any a killed process left behind.
+    public var lockFiles = 0
     /// The bytes taken by entries.
     public var entryBytes: Int64 = 0
     /// The bytes taken by every file counted above.
@@ -75,7 +83,8 @@ extension DiskCache {
       case .thumbnail: statistics.thumbnails += 1
       case .partial: statistics.partialDownloads += 1
       case .temporary: statistics.temporaryFiles += 1
-      case .lock, .tag, .foreign: break
+      case .lock: statistics.lockFiles += 1
+      case .tag, .foreign: break
       }
       statistics.totalBytes += item.size
     }
@@ -100,13 +109,22 @@ extension DiskCache {
     }
   }
 
-  /// Regular files of the directory whose kind passes `filter`.
+  /// Regular files of the cache whose kind passes `filter`: those of the directory, and (when lock
+  /// files pass) those of its `.locks` directory.
   func items(including filter: (CacheFile) -> Bool) -> [Item] {
-    let names = (try? Directory.names(in: directory)) ?? []
+    var found = items(in: directory, inLocks: false, including: filter)
+    if filter(.lock) {
+      found += items(in: file(CacheFile.locksDirectoryName), inLocks: true, including: filter)
+    }
+    return found
+  }
+
+  private func items(in folder: String, inLocks: Bool, including filter: (CacheFile) -> Bool) -> [Item] {
+    let names = (try? Directory.names(in: folder)) ?? []
     return names.compactMap { name in
-      let kind = CacheFile(fileName: name)
+      let kind = CacheFile(fileName: name, inLocks: inLocks)
       guard filter(kind) else { return nil }
-      let path = file(name)
+      let path = folder + "/" + name
       guard let status = try? FileStatus.withoutFollowingLinks(path), status.kind == .regular else { return nil }
       let modified = Date(timeIntervalSince1970: status.modified.secondsSinceEpoch)
       let accessed = Date(timeIntervalSince1970: status.accessed.secondsSinceEpoch)
@@ -115,22 +133,37 @@ extension DiskCache {
   }
 
   private func remove(_ path: String) throws(CacheError) {
-    guard unlink(path) == 0 || errno == ENOENT else {
-      throw .remove(path: path, reason: posixReason())
-    }
+    do { try FileSystem.remove(path) } catch { throw .remove(path: path, reason: error.message) }
   }
 
-  /// Removes a file unless it is a `.part` file whose download holds the entry's lock.
+  /// Removes a file unless it is a download's: a `.part` file whose entry's lock is held, or a lock
+  /// file that is held. A free lock file is removed by taking it and letting it go.
   /// - Returns: Whether it was removed.
   @discardableResult
   private func removeUnlessLocked(_ item: Item) throws(CacheError) -> Bool {
-    guard case .partial(let entry) = item.kind else {
+    let lockPath: String
+    switch item.kind {
+    case .partial(let entry): lockPath = self.lockPath(forFileName: entry)
+    case .lock: lockPath = item.path
+    default:
       try remove(item.path)
       return true
     }
-    guard let lock = try FileLock.tryAcquire(lockPath(forFileName: entry)) else { return false }
-    defer { lock.unlock() }
-    try remove(item.path)
+    let lock: FileLock?
+    do { lock = try FileLock.tryAcquire(lockPath) } catch { throw .remove(path: item.path, reason: error.message) }
+    guard let lock else { return false }
+    if item.kind != .lock {
+      do { try remove(item.path) } catch {
+        lock.unlock()
+        throw error
+      }
+    }
+    lock.unlock()  // removes the lock file too
     return true
+  }
+
+  /// Removes the `.locks` directory when nothing is left in it (a lock taken meanwhile makes it again).
+  private func removeLocksDirectoryIfEmpty() {
+    _ = try? FileSystem.removeEmptyDirectory(file(CacheFile.locksDirectoryName))
   }
 }

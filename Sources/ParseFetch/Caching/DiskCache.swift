@@ -1,10 +1,5 @@
-import Foundation
-import ParseEssentials
+import FoundationEssentials
 import SystemFiles
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// Validated files on disk, named by their ``CacheKey``.
 ///
@@ -52,7 +47,9 @@ public final class DiskCache: Sendable {
         try AtomicPublish.write(
           Array(Self.tagContents.utf8), to: "\(path)/\(CacheFile.tagName)", flushesToDisk: false)
       }
-      try Directory.create("\(path)/.locks")
+      // Made now so that the directory stays recognisable (see `isAdoptable`); a lock file makes
+      // it again when `clear` has removed it.
+      if creating { try Directory.create(file(CacheFile.locksDirectoryName)) }
     } catch let error as CacheError {
       throw error
     } catch let error as SystemError {
@@ -63,7 +60,7 @@ public final class DiskCache: Sendable {
   }
 
   /// The tag's signature line, which the specification requires as the file's first bytes.
-  public static let tagSignature = CacheLookup.tagSignature
+  public static let tagSignature = "Signature: 8a477f597d28d172789f06886806bc55"
 
   /// The whole tag file: the signature and a comment saying whose cache it is.
   static let tagContents =
@@ -73,7 +70,10 @@ public final class DiskCache: Sendable {
   /// Whether `path` holds a `CACHEDIR.TAG` that starts with the signature.
   /// - Parameter path: The directory.
   /// - Returns: True for a tagged directory.
-  public static func isTagged(_ path: String) -> Bool { CacheLookup.isTagged(path) }
+  public static func isTagged(_ path: String) -> Bool {
+    let tag = try? ReadableFile(path: "\(path)/\(CacheFile.tagName)").read(count: tagSignature.utf8.count, at: 0)
+    return tag == Array(tagSignature.utf8)
+  }
 
   /// Empty, or an untagged cache of an earlier imgfetch: a `.locks` directory and only the cache's files.
   /// A `.locks` directory, the tag and temporary files alone count as empty: another process
@@ -82,25 +82,32 @@ public final class DiskCache: Sendable {
   static func isAdoptable(_ path: String) -> Bool {
     guard let names = try? Directory.names(in: path) else { return false }
     let madeByACreator = names.allSatisfy {
-      $0 == ".locks" || $0 == CacheFile.tagName || CacheFile(fileName: $0) == .temporary
+      $0 == CacheFile.locksDirectoryName || $0 == CacheFile.tagName || CacheFile(fileName: $0) == .temporary
     }
     if madeByACreator { return true }
-    guard names.contains(".locks"), FileStatus.of("\(path)/.locks")?.kind == .directory else { return false }
-    return names.allSatisfy { $0 == ".locks" || CacheFile(fileName: $0) != .foreign }
+    let locks = CacheFile.locksDirectoryName
+    guard names.contains(locks), FileStatus.of("\(path)/\(locks)")?.kind == .directory else { return false }
+    return names.allSatisfy { $0 == locks || CacheFile(fileName: $0) != .foreign }
   }
 
-  /// `$XDG_CACHE_HOME/imgfetch`, else `~/.cache/imgfetch`.
+  /// `$XDG_CACHE_HOME/imgfetch` (when it is absolute), else `~/.cache/imgfetch`.
   /// - Parameter environment: The variables to read; the process environment by default.
   /// - Returns: The directory's path.
   public static func defaultDirectory(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
-    CacheLookup.defaultDirectory(environment: { environment[$0] }, home: { NSHomeDirectory() })
+    if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return absolute(xdg) + "/imgfetch" }
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileSystem.homeDirectory() ?? "/"
+    return absolute(home) + "/.cache/imgfetch"
   }
 
   /// `path` made absolute against the current directory, without trailing slashes, so that the
   /// paths the cache hands out stay right if the process changes directory.
-  static func absolute(_ path: String) -> String { CacheLookup.absolute(path) }
+  static func absolute(_ path: String) -> String {
+    var path = path.hasPrefix("/") ? path : (FileSystem.currentDirectory() ?? ".") + "/" + path
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
+  }
 
   /// Where the entry for `key` is (or would be) stored.
   /// - Parameter key: The entry's key.
@@ -113,12 +120,21 @@ public final class DiskCache: Sendable {
   public func partPath(for key: CacheKey) -> String { file(key.fileName + ".part") }
 
   /// The path of the file `name` in the directory.
-  func file(_ name: String) -> String { CacheLookup.file(name, in: directory) }
+  func file(_ name: String) -> String { directory == "/" ? "/" + name : directory + "/" + name }
 
   /// Looks up an entry without any network access, marking it as recently used.
   /// - Parameter key: The entry's key.
   /// - Returns: The entry's path, or nil on a miss.
-  public func cachedFile(for key: CacheKey) -> String? { CacheLookup.hit(path(for: key)) }
+  public func cachedFile(for key: CacheKey) -> String? {
+    let path = path(for: key)
+    // Only the access time moves: the modification time stays the download's, so thumbnails made
+    // from the entry (which compare modification times) remain up to date.
+    do { try FileSystem.markAccessed(path) } catch {
+      // A read-only cache still serves its entries; they just do not move up in the LRU order.
+      return !error.isMissingFile && FileSystem.isReadable(path) ? path : nil
+    }
+    return path
+  }
 
   /// Makes a validated `.part` file the entry for `key`: fsync, rename, fsync the directory,
   /// then evict old entries beyond the byte limit.
@@ -136,11 +152,24 @@ public final class DiskCache: Sendable {
     return entry
   }
 
+  /// Waits for the entry's lock, polling so the wait stays cancellable.
+  /// - Parameter key: The entry's key.
+  /// - Returns: The held lock; releasing it removes its file.
+  /// - Throws: ``CacheError/directory(path:reason:)`` when the lock file cannot be made, or
+  ///   `CancellationError`.
   func lock(_ key: CacheKey) async throws -> FileLock {
-    try await FileLock.acquire(lockPath(forFileName: key.fileName))
+    let path = lockPath(forFileName: key.fileName)
+    while true {
+      do {
+        if let lock = try FileLock.tryAcquire(path) { return lock }
+      } catch {
+        throw CacheError.directory(path: path, reason: error.message)
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
   }
 
   func lockPath(forFileName name: String) -> String {
-    file(".locks/\(name).lock")
+    file("\(CacheFile.locksDirectoryName)/\(name).lock")
   }
 }

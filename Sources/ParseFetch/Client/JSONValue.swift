@@ -1,5 +1,72 @@
-import ParseEssentials
+import FoundationEssentials
 
-/// A JSON value as Parse sends it (one implementation, in ParseEssentials, which the codec-only
-/// executable's warm hit shares).
-typealias JSONValue = ParseJSON
+/// A JSON value as Parse sends it, kept whole so a column's actual type can be reported (decoded by
+/// FoundationEssentials' `JSONDecoder`).
+enum JSONValue: Sendable, Equatable, Decodable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONValue].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  /// Parses a whole body; nil when it is not JSON.
+  static func parse(_ bytes: some Sequence<UInt8>) -> JSONValue? {
+    try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+  }
+
+  /// `text` as a JSON string literal, quoted and escaped.
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
+  subscript(key: String) -> JSONValue? {
+    if case .object(let fields) = self { fields[key] } else { nil }
+  }
+
+  var string: String? { if case .string(let text) = self { text } else { nil } }
+
+  /// What the value is, in words, for messages: `a string`, `null`, `a Pointer`.
+  var kindDescription: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object(let fields):
+      if let type = fields["__type"]?.string { "a \(type)" } else { "an object" }
+    }
+  }
+}

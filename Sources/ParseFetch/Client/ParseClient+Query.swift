@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One object of a class query and the value of its file column.
 public struct ParseObjectFile: Sendable {
@@ -58,6 +58,13 @@ extension ParseClient {
   /// - Throws: ``ParseError``, or `CancellationError`.
   public func count(in className: String, where whereJSON: String? = nil) async throws -> Int {
     try await count(in: className, constraint: QueryConstraint.merged(whereJSON, after: nil))
+  }
+
+  /// Checks a `where` constraint as a walk and a count would, before any request.
+  /// - Parameter whereJSON: The constraint's JSON text.
+  /// - Throws: ``ParseError/invalidQuery(message:)`` when it is not a JSON object.
+  public static func checkWhere(_ whereJSON: String) throws(ParseError) {
+    _ = try QueryConstraint.merged(whereJSON, after: nil)
   }
 
   /// Asks for `count=1&limit=0` with a ready `where`.

@@ -1,10 +1,4 @@
-import Foundation
-import ImgfetchVersion
-import ParseEssentials
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
+import FoundationEssentials
 
 /// Reads objects and their file columns from a Parse Server's REST API.
 ///
@@ -15,17 +9,23 @@ import ParseEssentials
 /// ```
 ///
 /// Transient failures (lost connections, HTTP 5xx, 429 with `Retry-After`) are retried by the
-/// ``RetryPolicy``; everything else fails at once with a ``ParseError``.
+/// ``RetryPolicy``; everything else fails at once with a ``ParseError``. Requests carry the REST
+/// headers only to the server's own origin, and follow a redirect only within it; they go through
+/// libcurl, loaded on the first one (<doc:HTTPStack>).
 public final class ParseClient: Sendable {
   /// The server and credentials used for every request.
   public let configuration: ParseConfiguration
   /// When failed requests are tried again.
   public let retryPolicy: RetryPolicy
-  let session: URLSession
+  /// How long a request may stay silent.
+  let timeout: Duration
   /// The REST headers, which go only to the server's own origin.
   let credentials: ScopedHeaders
 
-  /// Creates a client with its own URL session (no shared URL cache).
+  /// The most bytes of one answer (a page of a walk is far smaller).
+  static let maximumBodyBytes = 64 << 20
+
+  /// Creates a client.
   /// - Parameters:
   ///   - configuration: The server and credentials.
   ///   - retryPolicy: When to retry transient failures.
@@ -36,19 +36,9 @@ public final class ParseClient: Sendable {
   ) {
     self.configuration = configuration
     self.retryPolicy = retryPolicy
-    let sessionConfiguration = URLSessionConfiguration.ephemeral
-    sessionConfiguration.httpAdditionalHeaders = ["User-Agent": ImgfetchVersion.userAgent]
-    sessionConfiguration.timeoutIntervalForRequest = timeout
-    sessionConfiguration.urlCache = nil
-    sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    credentials = ScopedHeaders(
-      fields: configuration.restHeaders, origin: Origin(configuration.serverURL))
-    session = URLSession(
-      configuration: sessionConfiguration,
-      delegate: RESTRedirectPolicy(credentials: credentials), delegateQueue: nil)
+    self.timeout = .milliseconds(Int((timeout * 1000).rounded(.up)))
+    credentials = ScopedHeaders(fields: configuration.restHeaders, origin: Origin(configuration.serverURL))
   }
-
-  deinit { session.finishTasksAndInvalidate() }
 
   /// Fetches one object's file column, asking the server for that column only.
   /// - Parameters:
@@ -58,8 +48,7 @@ public final class ParseClient: Sendable {
   /// - Throws: ``ParseError`` (not found, not a file, refused, unreachable), or
   ///   `CancellationError` when the task is cancelled.
   public func file(of object: ParseObjectReference, column: String) async throws -> ParseFile {
-    let request = ParseREST.fileColumnRequest(className: object.className, objectID: object.objectID, column: column)
-    let url = configuration.endpoint(request.segments, query: request.query)
+    let url = configuration.endpoint(["classes", object.className, object.objectID], query: [("keys", column)])
     let body = try await get(url, object: object)
     return try ParseFile(column: body[column], of: object, column: column)
   }
@@ -67,11 +56,10 @@ public final class ParseClient: Sendable {
   /// Sends a GET with the REST headers, retrying transient failures.
   /// - Returns: The decoded JSON body of a 2xx answer.
   func get(_ url: URL, object: ParseObjectReference? = nil) async throws -> JSONValue {
-    let request = credentials.applied(to: URLRequest(url: url))
     var retry = 0
     while true {
       let error: ParseError
-      switch try await attempt(request, object: object) {
+      switch try await attempt(url, object: object) {
       case .success(let body): return body
       case .failure(let failure): error = failure
       }
@@ -83,35 +71,37 @@ public final class ParseClient: Sendable {
     }
   }
 
-  /// Sends a request once.
+  /// Sends a request once; a redirect is followed only within the server's origin, with the
+  /// credentials, and one that leaves it is the answer.
   /// - Returns: The JSON body of a 2xx answer, or the error the answer means.
   /// - Throws: `CancellationError` only.
-  private func attempt(_ request: URLRequest, object: ParseObjectReference?) async throws
-    -> Result<JSONValue, ParseError>
-  {
-    let data: Data
-    let response: URLResponse
-    do {
-      (data, response) = try await session.data(for: request)
-    } catch let error as URLError {
-      if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
-      return .failure(.connection(url: request.url?.redactedForLog ?? "?", error))
+  private func attempt(_ url: URL, object: ParseObjectReference?) async throws -> Result<JSONValue, ParseError> {
+    let credentials = credentials
+    let request = HTTPRequest(
+      url: url, fields: credentials.fields(for: url),
+      redirects: RedirectRule { credentials.allows($0) ? credentials.fields(for: $0) : nil }, idleTimeout: timeout)
+    let body = ResponseBody(limit: Self.maximumBodyBytes)
+    let head: HTTPResponseHead
+    switch await HTTPExchange(request, receiver: body).run() {
+    case .complete(let complete): head = complete
+    case .cancelled: throw CancellationError()
+    case .failed(let error, _): return .failure(.connection(url: url.redactedForLog, error))
+    case .stopped:
+      let received = body.contents.head
+      return .failure(
+        .unexpectedResponse(
+          status: received?.status ?? 0, contentType: received?.value("Content-Type"),
+          excerpt: "an answer over \(Self.maximumBodyBytes >> 20) MiB"))
     }
-    guard let http = response as? HTTPURLResponse else {
-      return .failure(.unexpectedResponse(status: 0, contentType: nil, excerpt: "not HTTP"))
-    }
-    if (200..<300).contains(http.statusCode), let body = JSONValue.parse(data) {
-      return .success(body)
-    }
-    if (300..<400).contains(http.statusCode), let location = http.value(forHTTPHeaderField: "Location"),
-      let target = URL(string: location, relativeTo: request.url),
-      Origin(target) != credentials.origin
-    {
+    if Task.isCancelled { throw CancellationError() }
+    let bytes = body.contents.bytes
+    if (200..<300).contains(head.status), let json = JSONValue.parse(bytes) { return .success(json) }
+    if (300..<400).contains(head.status), let target = head.redirectTarget, !credentials.allows(target) {
       return .failure(
         .redirectedElsewhere(
           server: configuration.serverURL.redactedForLog,
           location: Origin(target)?.description ?? target.redactedForLog))
     }
-    return .failure(.from(response: http, body: data, object: object))
+    return .failure(.from(response: head, body: bytes, object: object))
   }
 }

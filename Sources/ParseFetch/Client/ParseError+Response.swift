@@ -1,9 +1,3 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension ParseError {
   /// Classifies an HTTP answer that is not a success.
   /// - Parameters:
@@ -11,15 +5,13 @@ extension ParseError {
   ///   - body: Its body.
   ///   - object: The object asked for, to name it when it is not found.
   /// - Returns: The matching error; Parse errors are matched on their `code`.
-  static func from(response: HTTPURLResponse, body: Data, object: ParseObjectReference?)
-    -> ParseError
-  {
-    let status = response.statusCode
-    let retryAfter = RetryPolicy.retryAfter(response.value(forHTTPHeaderField: "Retry-After"))
+  static func from(response: HTTPResponseHead, body: [UInt8], object: ParseObjectReference?) -> ParseError {
+    let status = response.status
+    let retryAfter = RetryPolicy.retryAfter(response.value("Retry-After"))
     guard case .object(let fields)? = JSONValue.parse(body) else {
       if status == 429 { return .rateLimited(retryAfter: retryAfter, message: "HTTP 429") }
       return .unexpectedResponse(
-        status: status, contentType: response.value(forHTTPHeaderField: "Content-Type"),
+        status: status, contentType: response.value("Content-Type"),
         excerpt: excerpt(of: body))
     }
     let message = fields["error"]?.string ?? fields["message"]?.string ?? "no message"
@@ -40,13 +32,15 @@ extension ParseError {
   }
 
   /// A short, single-line piece of a non-JSON body: an HTML page's title, or its first text.
-  static func excerpt(of body: Data) -> String {
+  static func excerpt(of body: [UInt8]) -> String {
     let text = String(decoding: body.prefix(4096), as: UTF8.self)
-    if let open = text.range(of: "<title>", options: .caseInsensitive),
-      let close = text.range(
-        of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
+    let bytes = Array(text.utf8)
+    // ASCII letters lower-cased byte for byte, so offsets in `lower` are offsets in `bytes`.
+    let lower = bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
+    if let open = lower.firstRange(of: Array("<title>".utf8)),
+      let close = lower[open.upperBound...].firstRange(of: Array("</title>".utf8))
     {
-      return String(text[open.upperBound..<close.lowerBound]).trimmingCharacters(in: .whitespaces)
+      return String(decoding: bytes[open.upperBound..<close.lowerBound], as: UTF8.self).trimmingASCIIWhitespace()
     }
     let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     return String(line.prefix(120))

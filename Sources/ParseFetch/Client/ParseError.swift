@@ -1,9 +1,3 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Why a Parse REST request failed. Server errors are told apart by their Parse `code` and keep
 /// the server's own text; no case ever holds a key or a token.
 public enum ParseError: Error, Sendable, CustomStringConvertible {
@@ -32,8 +26,8 @@ public enum ParseError: Error, Sendable, CustomStringConvertible {
   case server(status: Int, code: Int, message: String)
   /// The answer was not Parse JSON (such as a proxy's HTML 502 page).
   case unexpectedResponse(status: Int, contentType: String?, excerpt: String)
-  /// No HTTP answer: the connection failed or timed out.
-  case connection(url: String, URLError)
+  /// No HTTP answer: the connection failed or timed out (``ConnectionError`` says how).
+  case connection(url: String, ConnectionError)
   /// The server answered with a redirect to another origin (`location`: its scheme, host and
   /// port), which is not followed because REST requests carry the Parse keys.
   case redirectedElsewhere(server: String, location: String)
@@ -66,8 +60,7 @@ public enum ParseError: Error, Sendable, CustomStringConvertible {
       "the server answered HTTP \(status) with \(contentType ?? "an untyped body"), not Parse JSON "
         + "(\"\(excerpt)\"); check the server URL and any proxy in front of it"
     case .connection(let url, let error):
-      "could not reach \(url) (\(error.code.rawValue): \(error.localizedDescription)); "
-        + "check that the server is up"
+      "could not reach \(url) (\(error)); check that the server is up"
     case .redirectedElsewhere(let server, let location):
       "the Parse server at \(server) redirected to another origin (\(location)); Parse keys are sent "
         + "only to their own origin: set the server URL to where the server really is"
@@ -77,7 +70,8 @@ public enum ParseError: Error, Sendable, CustomStringConvertible {
   /// Whether the same request may succeed later: rate limiting, server failures, lost connections.
   var isTransient: Bool {
     switch self {
-    case .rateLimited, .connection: true
+    case .rateLimited: true
+    case .connection(_, let error): error.isTransient
     case .server(let status, _, _), .unexpectedResponse(let status, _, _): status >= 500
     default: false
     }

@@ -1,8 +1,4 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
+import FoundationEssentials
 
 extension ParseFile {
   /// Reads the file column out of one answer to `GET classes/<Class>/<id>?keys=<column>`, exactly
@@ -29,12 +25,7 @@ extension ParseFile {
       try self.init(column: json[column], of: object, column: column)
       return
     }
-    // Only an answer that is not a Parse object needs the response object (the warm hit parses
-    // successful answers with this, and making one is a large share of its time).
-    let url = URL(string: "http://127.0.0.1/")!
-    guard
-      let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-    else { throw .unexpectedResponse(status: status, contentType: nil, excerpt: "not HTTP") }
-    throw .from(response: response, body: body, object: object)
+    let head = HTTPResponseHead(status: status, fields: headers.map { HeaderField(name: $0.key, value: $0.value) })
+    throw .from(response: head, body: Array(body), object: object)
   }
 }

@@ -1,5 +1,4 @@
-import Foundation
-import ParseEssentials
+import FoundationEssentials
 
 /// A file stored in a Parse file column: its permanent name and the URL the server gave for it.
 ///
@@ -26,11 +25,17 @@ public struct ParseFile: Sendable, Hashable {
   init(column value: JSONValue?, of object: ParseObjectReference, column: String)
     throws(ParseError)
   {
-    switch FileColumn(value) {
-    case .file(let name, let url): self.init(name: name, url: url)
-    case .missing: throw .missingColumn(object, column: column)
-    case .notAFile(let found): throw .notAFile(object, column: column, found: found)
+    guard let value else { throw .missingColumn(object, column: column) }
+    guard value["__type"]?.string == "File" else {
+      throw .notAFile(object, column: column, found: value.kindDescription)
     }
+    guard let name = value["name"]?.string, !name.isEmpty else {
+      throw .notAFile(object, column: column, found: "a File without a name")
+    }
+    guard let text = value["url"]?.string, let url = URL(string: text), url.scheme != nil else {
+      throw .notAFile(object, column: column, found: "a File without a usable url")
+    }
+    self.init(name: name, url: url)
   }
 }
 

@@ -1,10 +1,10 @@
-import Foundation
-
 /// Builds the `where` JSON of a paged walk and of its count: the caller's constraint, the shard's
 /// objectId slice and `objectId > last`, each added without losing what the caller wrote.
 ///
 /// The count and the walk use the same constraint (only the paging cursor differs), so a progress
-/// total always equals the number of objects the walk yields.
+/// total always equals the number of objects the walk yields. The caller's JSON is never decoded and
+/// written again (its numbers keep every digit): the objectId condition is added to its object as one
+/// more member, or, when it constrains `objectId` itself, beside it in an `$and`.
 enum QueryConstraint {
   /// Merges the constraints.
   /// - Parameters:
@@ -16,30 +16,27 @@ enum QueryConstraint {
   static func merged(_ userJSON: String?, range: ObjectIDRange? = nil, after lastObjectID: String?)
     throws(ParseError) -> String
   {
-    var constraint: [String: Any] = [:]
+    var user: (text: String, fields: [String: JSONValue])?
     if let userJSON {
-      guard let data = userJSON.data(using: .utf8),
-        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-      else { throw .invalidQuery(message: "the where constraint is not a JSON object") }
-      constraint = object
+      let text = userJSON.trimmingASCIIWhitespace()
+      guard case .object(let fields)? = JSONValue.parse(Array(text.utf8)), text.hasSuffix("}") else {
+        throw .invalidQuery(message: "the where constraint is not a JSON object")
+      }
+      user = (text, fields)
     }
     // One objectId condition: the cursor replaces the slice's lower bound (it is past it).
-    var objectID: [String: Any] = [:]
+    var conditions: [(String, String)] = []
     if let lastObjectID {
-      objectID["$gt"] = lastObjectID
+      conditions.append(("$gt", lastObjectID))
     } else if let lower = range?.lowerBound {
-      objectID["$gte"] = lower
+      conditions.append(("$gte", lower))
     }
-    if let upper = range?.upperBound { objectID["$lt"] = upper }
-    if !objectID.isEmpty {
-      if constraint["objectId"] == nil {
-        constraint["objectId"] = objectID
-      } else {
-        constraint = ["$and": [constraint, ["objectId": objectID]]]
-      }
-    }
-    guard let data = try? JSONSerialization.data(withJSONObject: constraint, options: [.sortedKeys])
-    else { throw .invalidQuery(message: "the where constraint cannot be encoded") }
-    return String(decoding: data, as: UTF8.self)
+    if let upper = range?.upperBound { conditions.append(("$lt", upper)) }
+    guard !conditions.isEmpty else { return user?.text ?? "{}" }
+    let objectID =
+      "{" + conditions.map { "\(JSONValue.quoted($0.0)):\(JSONValue.quoted($0.1))" }.joined(separator: ",") + "}"
+    guard let user, !user.fields.isEmpty else { return #"{"objectId":\#(objectID)}"# }
+    if user.fields["objectId"] != nil { return #"{"$and":[\#(user.text),{"objectId":\#(objectID)}]}"# }
+    return String(user.text.dropLast()) + #","objectId":\#(objectID)}"#
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ParseConfiguration: CustomStringConvertible, CustomDebugStringConvertible,
   CustomReflectable

@@ -1,19 +1,18 @@
-import Foundation
-import ParseEssentials
+import FoundationEssentials
 
 extension ParseConfiguration {
   /// The environment variable names read by ``init(environment:)``.
   public enum EnvironmentKey {
     /// The server URL with its mount prefix.
-    public static let serverURL = ParseEnvironment.serverURL
+    public static let serverURL = "PARSE_SERVER_URL"
     /// The application id.
-    public static let applicationID = ParseEnvironment.applicationID
+    public static let applicationID = "PARSE_APPLICATION_ID"
     /// The REST API key.
-    public static let restAPIKey = ParseEnvironment.restAPIKey
+    public static let restAPIKey = "PARSE_REST_API_KEY"
     /// The master key.
-    public static let masterKey = ParseEnvironment.masterKey
+    public static let masterKey = "PARSE_MASTER_KEY"
     /// A user's session token.
-    public static let sessionToken = ParseEnvironment.sessionToken
+    public static let sessionToken = "PARSE_SESSION_TOKEN"
   }
 
   /// Reads the configuration from environment variables.
@@ -26,7 +25,7 @@ extension ParseConfiguration {
     throws(ParseConfigurationError)
   {
     func value(_ name: String) -> String? {
-      guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty
+      guard let text = environment[name]?.trimmingASCIIWhitespace(), !text.isEmpty
       else { return nil }
       return text
     }

@@ -1,5 +1,4 @@
-import Foundation
-import ParseEssentials
+import FoundationEssentials
 
 /// Where a Parse Server lives and the credentials to talk to it.
 ///
@@ -47,22 +46,48 @@ public struct ParseConfiguration: Sendable, Equatable {
   ///   - query: Unencoded query items, in order.
   /// - Returns: The endpoint's URL, each segment and query item percent-encoded.
   public func endpoint(_ segments: [String], query: [(name: String, value: String)] = []) -> URL {
-    let text = ParseREST.endpoint(server: serverURL.absoluteString, segments, query: query)
-    guard let url = URL(string: text) else {
-      preconditionFailure("unencodable endpoint \(segments)")
+    var text = serverURL.absoluteString
+    while text.hasSuffix("/") { text.removeLast() }
+    text += "/" + segments.map(Self.percentEncoded).joined(separator: "/")
+    if !query.isEmpty {
+      text +=
+        "?" + query.map { Self.percentEncoded($0.name) + "=" + Self.percentEncoded($0.value) }.joined(separator: "&")
     }
+    guard let url = URL(string: text) else { preconditionFailure("unencodable endpoint \(segments)") }
     return url
+  }
+
+  /// `text` percent-encoded as one path segment or query item: every UTF-8 byte but RFC 3986's
+  /// unreserved characters becomes `%XX`.
+  static func percentEncoded(_ text: String) -> String {
+    let hex = Array("0123456789ABCDEF".utf8)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"):
+        bytes.append(byte)
+      default: bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Headers for REST requests to ``serverURL``'s own origin: the application id and every
   /// credential that is set. Never send them anywhere else.
   public var restHeaders: [String: String] {
-    ParseREST.restHeaders(
-      applicationID: applicationID, restAPIKey: restAPIKey, masterKey: masterKey, sessionToken: sessionToken)
+    var headers = fileHeaders
+    headers["X-Parse-REST-API-Key"] = restAPIKey
+    headers["X-Parse-Master-Key"] = masterKey
+    return headers
   }
 
   /// Headers for file downloads: the application id and the session token, never the keys.
   public var fileHeaders: [String: String] {
-    ParseREST.fileHeaders(applicationID: applicationID, sessionToken: sessionToken)
+    var headers = ["X-Parse-Application-Id": applicationID]
+    headers["X-Parse-Session-Token"] = sessionToken
+    return headers
   }
 }

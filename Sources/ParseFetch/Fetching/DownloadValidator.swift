@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SystemFiles
 
 /// Validates a download while it arrives, and hands back what later stages need (such as the

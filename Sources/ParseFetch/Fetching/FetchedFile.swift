@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A cache entry handed to a caller, with the validation result when this fetch validated it.
 public struct FetchedFile<Value: Sendable>: Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemFiles
 
 /// The role of the store behind a ``FileFetcher``: where entries and `.part` files live, how a
 /// validated download becomes an entry, and the lock that keeps two writers of one entry apart.

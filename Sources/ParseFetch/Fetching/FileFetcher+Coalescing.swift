@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One transfer per key: callers join a running transfer or start one, and leave on cancellation.
 extension FileFetcher {

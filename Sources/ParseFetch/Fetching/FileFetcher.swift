@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import SystemFiles
 
@@ -121,11 +121,11 @@ public final class FileFetcher<Value: Sendable>: Sendable {
     } catch is CancellationError {
       throw CancellationError()
     } catch {
-      try? FileManager.default.removeItem(atPath: part)
+      _ = try? FileSystem.remove(part)
       throw CacheError.validationFailed(request.key, underlying: error)
     }
     guard let value = validators.value else {
-      try? FileManager.default.removeItem(atPath: part)
+      _ = try? FileSystem.remove(part)
       throw CacheError.validationFailed(
         request.key, underlying: DownloadError.file(path: part, reason: "not validated"))
     }

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import SystemFiles
 
 /// Runs one attempt's ``DownloadConsumer`` on a serial queue of its own, so its work (such as
@@ -31,7 +31,7 @@ final class ConsumerRun: @unchecked Sendable {
   // The consumer, the handle and `consumed` are touched only on `queue`, one block at a time.
   private let consumer: any DownloadConsumer
   private let file: String
-  private var handle: FileHandle?
+  private var handle: ReadableFile?
   private var consumed: Int64 = 0
   // Not targeting a global queue: a serial queue of its own gets a thread even when the global
   // pool (one thread per core on Linux, blind to blocked threads) is busy decoding, so the
@@ -55,7 +55,7 @@ final class ConsumerRun: @unchecked Sendable {
     queue.async { [self] in openHandle() }
   }
 
-  deinit { try? handle?.close() }
+  deinit { handle?.close() }
 
   /// The consumer's error, once it threw.
   var error: (any Error)? { state.withLock { $0.error } }
@@ -80,18 +80,12 @@ final class ConsumerRun: @unchecked Sendable {
   func finish(done: @escaping @Sendable ((any Error)?) -> Void) {
     state.withLock { $0.complete = true }
     let path = file
-    DispatchQueue(label: "ParseFetch.EarlyFlush", qos: .utility).async {
-      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-      if descriptor >= 0 {
-        _ = fsync(descriptor)
-        close(descriptor)
-      }
-    }
+    DispatchQueue(label: "ParseFetch.EarlyFlush", qos: .utility).async { try? FileSystem.flush(path) }
     queue.async { [self] in
       drain()
       if let error { return done(error) }
       do {
-        try? handle?.close()
+        handle?.close()
         handle = nil
         try consumer.finish(file: file)
         done(nil)
@@ -109,7 +103,7 @@ final class ConsumerRun: @unchecked Sendable {
   /// opens it again and reports why it cannot.
   private func openHandle() {
     guard handle == nil, state.withLock({ $0.error == nil && !$0.abandoned }) else { return }
-    handle = try? FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+    handle = try? ReadableFile(path: file)
   }
 
   /// Consumes the bytes written and not yet consumed, a read buffer at a time.
@@ -124,12 +118,14 @@ final class ConsumerRun: @unchecked Sendable {
       }
       guard let (target, complete) = read else { return }
       do {
-        if handle == nil { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file)) }
-        try handle!.seek(toOffset: UInt64(consumed))
+        let file = try handle ?? ReadableFile(path: self.file)
+        handle = file
         let last = complete && target - consumed <= Int64(Self.lastReadSize) && consumer.takesTheRestAtOnce
         let count = last ? Int(target - consumed) : Int(min(target - consumed, Int64(Self.readSize)))
-        let chunk = try handle!.read(upToCount: count) ?? Data()
-        guard !chunk.isEmpty else { throw CocoaError(.fileReadCorruptFile) }
+        let chunk = try file.read(count: count, at: Int(consumed))
+        guard !chunk.isEmpty else {
+          throw DownloadError.file(path: self.file, reason: "it holds fewer bytes than were written to it")
+        }
         if last && chunk.count == count {
           try chunk.withUnsafeBytes { try consumer.consumeLast($0) }
         } else {

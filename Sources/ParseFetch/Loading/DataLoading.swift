@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The role of what brings a file's bytes to disk for a ``FileFetcher``, in the manner of Nuke's
 /// `DataLoading`: ``Downloader`` is the default; a test can give an in-process fake.

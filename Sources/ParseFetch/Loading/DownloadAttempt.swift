@@ -1,13 +1,10 @@
-import Foundation
+import FoundationEssentials
 import SystemFiles
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// One HTTP exchange of a download: a data task whose delegate appends each chunk to the
-/// `.part` file, so memory stays flat and the bytes survive for a later resume.
-final class DownloadAttempt: Sendable {
+/// One HTTP exchange of a download (across the redirects it follows): the receiver appends each
+/// piece of the body to the `.part` file, so memory stays flat and the bytes survive for a later
+/// resume, and hands the file on to the attempt's ``DownloadConsumer`` as it grows.
+final class DownloadAttempt: HTTPReceiver {
   /// How the exchange ended.
   enum Outcome: Sendable {
     /// The `.part` file holds the whole body, this many bytes.
@@ -21,7 +18,7 @@ final class DownloadAttempt: Sendable {
   }
 
   struct Parameters: Sendable {
-    var request: URLRequest
+    var url: URL
     /// Credentials that go only to their origin, across redirects too.
     var headers: ScopedHeaders
     var partFile: String
@@ -33,88 +30,122 @@ final class DownloadAttempt: Sendable {
   }
 
   struct State {
-    var task: URLSessionDataTask?
-    var continuation: CheckedContinuation<Outcome, Never>?
-    var cancelled = false
-    var writer: PartFileWriter?
+    var writer: WritableFile?
     var consumer: ConsumerRun?
     var expectedTotal: Int64?
     var errorStatus: (status: Int, retryAfter: Duration?)?
-    var errorBody = Data()
+    var errorBody: [UInt8] = []
     var verdict: Outcome?
-    var lastActivity = ContinuousClock.now
   }
 
   let parameters: Parameters
   let state = Locked(State())
-  var url: String { parameters.request.url?.redactedForLog ?? "?" }
+  private let exchange = Locked<HTTPExchange?>(nil)
+  var url: String { parameters.url.redactedForLog }
 
   init(_ parameters: Parameters) { self.parameters = parameters }
 
-  /// Runs the exchange; a cancelled Swift task cancels the data task at once.
-  func run(in session: URLSession, delegate: SessionDelegate) async -> Outcome {
-    let watchdog = startWatchdog()
-    defer { watchdog.cancel() }
+  /// Runs the exchange; a cancelled Swift task cancels it at once.
+  func run() async -> Outcome {
+    // A resume asks for the stored bytes themselves: no content encoding.
+    let resuming = parameters.offset > 0
+    let fixed =
+      resuming
+      ? [
+        HeaderField(name: "Range", value: "bytes=\(parameters.offset)-"),
+        HeaderField(name: "Accept-Encoding", value: "identity"),
+      ]
+      : []
+    let scoped = parameters.headers
+    let request = HTTPRequest(
+      url: parameters.url, fields: fixed + scoped.fields(for: parameters.url),
+      redirects: RedirectRule { fixed + scoped.fields(for: $0) },
+      idleTimeout: .milliseconds(Int((parameters.idleTimeout * 1000).rounded(.up))), decodesContent: !resuming)
+    let exchange = HTTPExchange(request, receiver: self)
+    self.exchange.withLock { $0 = exchange }
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let task = session.dataTask(with: parameters.request)
-        delegate.register(self, for: task)
-        let cancelled = state.withLock {
-          $0.task = task
-          $0.continuation = continuation
-          if Task.isCancelled { $0.cancelled = true }
-          return $0.cancelled
-        }
-        cancelled ? task.cancel() : task.resume()
+        exchange.start { [self] result in ended(result) { continuation.resume(returning: $0) } }
       }
     } onCancel: {
-      state.withLock {
-        $0.cancelled = true
-        return $0.task
-      }?.cancel()
+      exchange.cancel()
     }
   }
 
-  // The callbacks below are forwarded by ``SessionDelegate``.
+  /// The exchange ended (on the transfer loop's thread, right after the last byte): the outcome, which
+  /// for a complete file follows the consumer's last work through its queue.
+  private func ended(_ result: HTTPOutcome, reply: @escaping @Sendable (Outcome) -> Void) {
+    exchange.withLock { $0 = nil }  // the exchange holds this receiver: no cycle outlives it
+    let (outcome, consumer) = state.withLock { state in
+      state.writer?.close()
+      return (state.verdict ?? finish(result, state), state.consumer)
+    }
+    guard case .complete = outcome, let consumer else {
+      consumer?.abandon()
+      return reply(outcome)
+    }
+    consumer.finish { error in reply(error.map { .rejected($0) } ?? outcome) }
+  }
 
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-  ) {
-    let decision = decide(
-      response as? HTTPURLResponse, offset: parameters.offset,
-      maximumBytes: parameters.maximumBytes, url: url)
-    state.withLock { state in
-      state.lastActivity = .now
+  /// The outcome of an exchange the receiver did not already stop.
+  private func finish(_ result: HTTPOutcome, _ state: State) -> Outcome {
+    let received = state.writer?.size ?? 0
+    switch result {
+    case .cancelled: return .cancelled
+    case .stopped: return .failed(.unusableResponse(url: url, reason: "stopped"))
+    case .failed(let error, _):
+      if let total = state.expectedTotal, received < total {
+        return .failed(.truncated(url: url, received: received, expected: total))
+      }
+      if error.kind == .timedOut { return .failed(.idleTimeout(url: url, seconds: parameters.idleTimeout)) }
+      return .failed(.connection(url: url, error))
+    case .complete:
+      if let (status, retryAfter) = state.errorStatus {
+        let excerpt = ParseError.excerpt(of: state.errorBody)
+        return .failed(.httpStatus(url: url, status: status, excerpt: excerpt, retryAfter: retryAfter))
+      }
+      if let total = state.expectedTotal, received != total {
+        return .failed(.truncated(url: url, received: received, expected: total))
+      }
+      return .complete(received)
+    }
+  }
+
+  // MARK: HTTPReceiver (on the transfer loop's thread)
+
+  func receive(head: HTTPResponseHead) -> Bool {
+    let decision = decide(head, offset: parameters.offset, maximumBytes: parameters.maximumBytes, url: url)
+    return state.withLock { state in
       switch decision {
       case .write(let start, let total):
-        do {
-          state.writer = try PartFileWriter(parameters.partFile, keeping: start)
+        do throws(SystemError) {
+          state.writer = try WritableFile(appendingTo: parameters.partFile, keeping: start)
           state.expectedTotal = total
           if let make = parameters.consumer {
-            state.consumer = ConsumerRun(make(), file: parameters.partFile, start: start) {
-              [weak self] in self?.reject($0)
+            state.consumer = ConsumerRun(make(), file: parameters.partFile, start: start) { [weak self] in
+              self?.reject($0)
             }
           }
         } catch {
-          state.verdict = .failed(.file(path: parameters.partFile, reason: "\(error)"))
+          state.verdict = .failed(.file(path: parameters.partFile, reason: error.message))
         }
       case .collectError(let status, let retryAfter): state.errorStatus = (status, retryAfter)
       case .stop(let outcome): state.verdict = outcome
       }
+      return state.verdict == nil
     }
-    completionHandler(state.withLock { $0.verdict == nil } ? .allow : .cancel)
   }
 
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+  func receive(body: UnsafeRawBufferPointer) -> Bool {
+    let chunk = BorrowedBytes(body)
     let progress = state.withLock { state -> DownloadProgress? in
+      let body = chunk.buffer
       guard state.verdict == nil else { return nil }
-      state.lastActivity = .now
       guard let writer = state.writer else {
-        if state.errorBody.count < 4096 { state.errorBody.append(data.prefix(4096)) }
+        if state.errorBody.count < 4096 { state.errorBody += body.prefix(4096 - state.errorBody.count) }
         return nil
       }
-      let size = writer.size + Int64(data.count)
+      let size = writer.size + Int64(body.count)
       if size > parameters.maximumBytes {
         state.verdict = .failed(.tooLarge(url: url, limit: parameters.maximumBytes))
       } else if let total = state.expectedTotal, size > total {
@@ -122,11 +153,11 @@ final class DownloadAttempt: Sendable {
           parameters.offset > 0
           ? .restart : .failed(.unusableResponse(url: url, reason: "more bytes than announced"))
       } else {
-        do {
-          try writer.append(data)
+        do throws(SystemError) {
+          try writer.append(body)
           state.consumer?.written(upTo: writer.size)
         } catch {
-          state.verdict = .failed(.file(path: parameters.partFile, reason: "\(error)"))
+          state.verdict = .failed(.file(path: parameters.partFile, reason: error.message))
         }
       }
       return state.verdict == nil
@@ -134,46 +165,25 @@ final class DownloadAttempt: Sendable {
     }
     if let progress {
       parameters.progress?(progress)
-    } else if state.withLock({ $0.verdict != nil }) {
-      dataTask.cancel()
+      return true
     }
-  }
-
-  /// Follows a redirect with the scoped headers only when it stays on their origin.
-  func urlSession(
-    _ session: URLSession, task: URLSessionTask,
-    willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-    completionHandler: @escaping @Sendable (URLRequest?) -> Void
-  ) {
-    completionHandler(parameters.headers.applied(to: request))
-  }
-
-  func urlSession(
-    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
-  ) {
-    let (continuation, outcome, consumer) = state.withLock { state in
-      state.writer?.close()
-      let outcome = state.verdict ?? finish(state, error: error as? URLError)
-      defer { state.continuation = nil }
-      return (state.continuation, outcome, state.consumer)
-    }
-    guard case .complete = outcome, let consumer else {
-      consumer?.abandon()
-      continuation?.resume(returning: outcome)
-      return
-    }
-    // The verdict follows the last chunk through the consumer's queue.
-    consumer.finish { error in
-      continuation?.resume(returning: error.map { .rejected($0) } ?? outcome)
-    }
+    return state.withLock { $0.verdict == nil }
   }
 
   /// The consumer threw: the file is rejected and the transfer stops at once.
   private func reject(_ error: any Error) {
-    state.withLock { state -> URLSessionDataTask? in
-      guard state.verdict == nil else { return nil }
+    let stopped = state.withLock { state -> Bool in
+      guard state.verdict == nil else { return false }
       state.verdict = .rejected(error)
-      return state.task
-    }?.cancel()
+      return true
+    }
+    if stopped { exchange.withLock { $0 }?.cancel() }
   }
+}
+
+/// A buffer lent for the length of one call, as libcurl lends a body's pieces: read during the call,
+/// never kept (what must outlast it is copied).
+struct BorrowedBytes: @unchecked Sendable {
+  let buffer: UnsafeRawBufferPointer
+  init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
 }

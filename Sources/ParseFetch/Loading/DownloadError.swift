@@ -1,9 +1,3 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// Why a download failed. URLs are shown without query or user info (they may be signed).
 public enum DownloadError: Error, Sendable, CustomStringConvertible {
   /// The server answered with an error status; `excerpt` is the start of its body.
@@ -14,8 +8,8 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
   case tooLarge(url: String, limit: Int64)
   /// No byte arrived for longer than the idle timeout.
   case idleTimeout(url: String, seconds: Double)
-  /// The connection failed, was lost, or redirected in a loop.
-  case connection(url: String, URLError)
+  /// The connection failed, was lost, or redirected in a loop (``ConnectionError`` says which).
+  case connection(url: String, ConnectionError)
   /// The server answered in a way a download cannot use (such as a 206 that was not asked for).
   case unusableResponse(url: String, reason: String)
   /// The `.part` file could not be written.
@@ -34,7 +28,7 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     case .idleTimeout(let url, let seconds):
       "\(url) sent nothing for \(seconds) s; try again later or raise the idle timeout"
     case .connection(let url, let error):
-      "could not download \(url) (\(error.code.rawValue): \(error.localizedDescription))"
+      "could not download \(url) (\(error))"
     case .unusableResponse(let url, let reason):
       "\(url) gave an unusable answer: \(reason)"
     case .file(let path, let reason):
@@ -47,7 +41,7 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     switch self {
     case .httpStatus(_, let status, _, _): status == 429 || status >= 500
     case .truncated, .idleTimeout: true
-    case .connection(_, let error): Self.transientCodes.contains(error.code)
+    case .connection(_, let error): error.isTransient
     case .tooLarge, .unusableResponse, .file: false
     }
   }
@@ -59,8 +53,4 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     if case .httpStatus(_, _, _, let wait) = self { wait } else { nil }
   }
 
-  private static let transientCodes: Set<URLError.Code> = [
-    .timedOut, .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet,
-    .cannotFindHost, .dnsLookupFailed, .unknown, .badServerResponse, .resourceUnavailable,
-  ]
 }

@@ -1,10 +1,5 @@
-import Foundation
-import ImgfetchVersion
+import FoundationEssentials
 import SystemFiles
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// Streams a URL into a `.part` file with progress, retries, resume and a size limit.
 ///
@@ -19,6 +14,9 @@ import SystemFiles
 ///   ``RetryPolicy`` (honouring `Retry-After`), resuming from the bytes already on disk.
 /// - Cancelling the Swift task stops the transfer at once and throws `CancellationError`; the
 ///   `.part` file stays for a later resume.
+///
+/// Requests go through libcurl (loaded on the first one), as every request of ParseFetch does; see
+/// <doc:HTTPStack>.
 public final class Downloader: Sendable {
   /// Limits and retry behaviour.
   public struct Options: Sendable {
@@ -46,28 +44,12 @@ public final class Downloader: Sendable {
 
   /// The limits in force.
   public let options: Options
-  private let session: URLSession
-  private let delegate = SessionDelegate()
-  private let callbackQueue = DispatchQueue(label: "ParseFetch.Downloader", qos: .userInitiated)
 
-  /// Creates a downloader with its own URL session.
+  /// Creates a downloader.
   /// - Parameter options: Limits and retry behaviour.
   public init(options: Options = Options()) {
     self.options = options
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpAdditionalHeaders = ["User-Agent": ImgfetchVersion.userAgent]
-    configuration.timeoutIntervalForRequest = options.idleTimeout
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    // Chunks reach the delegate through this queue with no back-pressure on the socket, so a
-    // slow queue lets unread chunks pile up in memory: give it a high priority.
-    let queue = OperationQueue()
-    queue.maxConcurrentOperationCount = 1
-    queue.underlyingQueue = callbackQueue
-    session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
   }
-
-  deinit { session.finishTasksAndInvalidate() }
 
   /// Downloads `url` into `partFile`, resuming from the bytes it already holds.
   /// - Parameters:
@@ -93,17 +75,12 @@ public final class Downloader: Sendable {
     while true {
       try Task.checkCancellation()
       let offset = Self.size(of: partFile)
-      var request = scoped.applied(to: URLRequest(url: url, timeoutInterval: options.idleTimeout))
-      if offset > 0 {
-        request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-      }
       let attempt = DownloadAttempt(
         .init(
-          request: request, headers: scoped, partFile: partFile, offset: offset,
+          url: url, headers: scoped, partFile: partFile, offset: offset,
           maximumBytes: options.maximumBytes, idleTimeout: options.idleTimeout,
           progress: progress, consumer: consumer))
-      switch await attempt.run(in: session, delegate: delegate) {
+      switch await attempt.run() {
       case .complete(let size):
         return size
       case .cancelled:
@@ -111,13 +88,13 @@ public final class Downloader: Sendable {
       case .rejected(let error):
         throw error
       case .restart:
-        try? FileManager.default.removeItem(atPath: partFile)
+        _ = try? FileSystem.remove(partFile)
       case .failed(let error):
         retry += 1
         guard error.isTransient,
           let wait = options.retryPolicy.delay(beforeRetry: retry, retryAfter: error.retryAfter)
         else {
-          if !error.keepsPartialData { try? FileManager.default.removeItem(atPath: partFile) }
+          if !error.keepsPartialData { _ = try? FileSystem.remove(partFile) }
           throw error
         }
         try await Task.sleep(for: wait)

@@ -1,8 +1,4 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
+import FoundationEssentials
 
 /// The scheme, host and port of a URL: the unit to which credentials may be sent.
 ///
@@ -37,14 +33,14 @@ struct ScopedHeaders: Sendable {
   /// The only origin that may receive them; nil sends them nowhere.
   var origin: Origin?
 
-  /// `request` with the fields set when it goes to the origin, and removed otherwise (so a
-  /// redirect to another host drops them, and one back to the origin carries them again).
-  func applied(to request: URLRequest) -> URLRequest {
-    var request = request
-    let allowed = origin != nil && Origin(request.url) == origin
-    for (name, value) in fields {
-      request.setValue(allowed ? value : nil, forHTTPHeaderField: name)
-    }
-    return request
+  /// Whether a request to `url` may carry the fields.
+  func allows(_ url: URL) -> Bool { origin != nil && Origin(url) == origin }
+
+  /// The fields for a request to `url`: all of them on the origin, none elsewhere (so a redirect to
+  /// another host drops them, and one back to the origin carries them again). Sorted by name, so
+  /// requests are the same from run to run.
+  func fields(for url: URL) -> [HeaderField] {
+    guard allows(url) else { return [] }
+    return fields.sorted { $0.key < $1.key }.map { HeaderField(name: $0.key, value: $0.value) }
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When and how long to wait before trying a failed request again: exponential backoff with
 /// jitter, or the server's `Retry-After` when it sent one.
@@ -55,18 +55,13 @@ public struct RetryPolicy: Sendable, Equatable {
   /// - Parameter value: The header's value.
   /// - Returns: The wait from now, or nil when absent or unreadable.
   static func retryAfter(_ value: String?) -> Duration? {
-    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+    guard let value = value?.trimmingASCIIWhitespace(), !value.isEmpty else { return nil }
+    if let seconds = Int(value) { return .seconds(max(0, seconds)) }
+    // An HTTP date is printable ASCII (RFC 9110); anything else is unreadable.
+    guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), let date = HTTPDate.secondsSince1970(value) else {
       return nil
     }
-    if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-    // An HTTP date is printable ASCII (RFC 9110). Anything else is unreadable, and must not reach
-    // DateFormatter: on Linux it traps on some non-ASCII strings ("Incorrect range CFRange").
-    guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    guard let date = formatter.date(from: value) else { return nil }
-    return .milliseconds(max(0, Int(date.timeIntervalSinceNow * 1000)))
+    let now = Date.now.timeIntervalSince1970
+    return .milliseconds(max(0, Int((Double(date) - now) * 1000)))
   }
 }

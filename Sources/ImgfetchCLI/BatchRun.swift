@@ -1,0 +1,187 @@
+import FoundationEssentials
+import ImageCodecs
+import ImageFetch
+import ParseFetch
+import Thumbnails
+
+/// One run of the fetch command: feeds the sources to `jobs` workers, prints each outcome as it
+/// finishes (through the same ``ItemReporter`` as local files), and works out the exit code.
+final class BatchRun: Sendable {
+  let settings: FetchSettings
+  let fetcher: ImageFetcher
+  let reporter: ItemReporter
+  /// Where local files are decoded and thumbnails of hits made, off the cooperative pool, `--jobs`
+  /// at a time (the fetcher's own decodes have their slots).
+  let localWork: CPUWork
+
+  init(settings: FetchSettings, fetcher: ImageFetcher, reporter: ItemReporter) {
+    self.settings = settings
+    self.fetcher = fetcher
+    self.reporter = reporter
+    localWork = CPUWork(width: settings.jobs)
+  }
+
+  /// The reporter of a run with these settings.
+  static func reporter(for settings: FetchSettings) -> ItemReporter {
+    ItemReporter(output: settings.invocation.output, total: settings.className == nil ? settings.sources.count : nil)
+  }
+
+  /// Fetches everything and returns the exit code.
+  func run() async -> ExitCode {
+    var listingFailed = false
+    var listed = 0
+    await withTaskGroup(of: ItemOutcome.self) { group in
+      var inFlight = 0
+      func add(_ source: FetchSource, slicedByServer: Bool = false) async {
+        if let shard = settings.shard, !slicedByServer, !shard.contains(source.shardKey) { return }
+        // Twice `jobs` items in flight: while `jobs` of them decode (the fetcher's decode slots),
+        // the next ones download into their .part files.
+        if inFlight >= 2 * settings.jobs, let outcome = await group.next() {
+          reporter.report(outcome)
+          inFlight -= 1
+        }
+        group.addTask { await self.fetch(source) }
+        inFlight += 1
+      }
+      if let className = settings.className, let client = fetcher.client, let column = settings.column {
+        // --shard in range mode: the server sends only this shard's objectId slice.
+        let slice = settings.shard.flatMap { $0.slicesOnServer ? ObjectIDRange(shard: $0.index, of: $0.count) : nil }
+        let pages = client.objectFiles(in: className, column: column, where: settings.whereJSON, range: slice)
+        // The walk's own count: the same constraint, so the total is what the walk yields.
+        if reporter.progress.isDrawing, settings.shard == nil || slice != nil, let total = try? await pages.count() {
+          reporter.progress.setTotal(total)
+        }
+        do {
+          for try await page in pages {
+            for item in page {
+              listed += 1
+              await add(.objectFile(item.object, item.file), slicedByServer: slice != nil)
+            }
+            if Task.isCancelled { break }
+          }
+        } catch {
+          if !Task.isCancelled {
+            reporter.progress.print("\(className): cannot list objects: \(error)", toError: true)
+            listingFailed = true
+          }
+        }
+        if listed == 0 && !listingFailed && !Task.isCancelled {
+          let filter = settings.whereJSON == nil ? "" : " matching --where"
+          let part = settings.shard.map { " in shard \($0)" } ?? ""
+          reporter.progress.print("\(className): no objects\(filter)\(part)", toError: true)
+        }
+      } else {
+        for source in settings.sources where !Task.isCancelled { await add(source) }
+      }
+      for await outcome in group { reporter.report(outcome) }
+    }
+    let code = reporter.finish(isBatch: settings.className != nil || settings.sources.count > 1)
+    return listingFailed ? .networkError : code
+  }
+
+  /// Fetches (or validates) one source and makes its thumbnail when asked.
+  func fetch(_ source: FetchSource) async -> ItemOutcome {
+    var outcome = ItemOutcome(source: source.label, objectID: source.objectID)
+    let label = source.label
+    let progress: ProgressHandler = { [reporter] update in
+      reporter.progress.transfer(label, received: update.bytesReceived, expected: update.bytesExpected)
+    }
+    let path: String
+    do {
+      switch source {
+      case .local(let file):
+        let (thumbnail, limits, item) = (settings.thumbnail, settings.decodeLimits, outcome)
+        return await localWork.run {
+          var outcome = item
+          LocalItem.examine(file, into: &outcome, thumbnail: thumbnail, limits: limits, alreadyValidated: false)
+          return outcome
+        }
+      // With --thumbnail, the fetcher's one decode of a download validates it and makes the thumbnail.
+      case .url(let url):
+        if let thumbnails = settings.thumbnail {
+          path = try await record(fetcher.thumbnail(at: url, options: thumbnails, progress: progress), into: &outcome)
+        } else {
+          path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
+        }
+      case .object(let reference):
+        if let thumbnails = settings.thumbnail {
+          path = try await record(
+            fetcher.thumbnail(of: reference, column: settings.column!, options: thumbnails, progress: progress),
+            into: &outcome)
+        } else {
+          path = try await record(
+            fetcher.cachedFile(of: reference, column: settings.column!, progress: progress), into: &outcome)
+        }
+      case .objectFile(_, let file):
+        if let thumbnails = settings.thumbnail {
+          path = try await record(
+            fetcher.thumbnail(for: file.get(), options: thumbnails, progress: progress), into: &outcome)
+        } else {
+          path = try await record(fetcher.cachedFile(for: file.get(), progress: progress), into: &outcome)
+        }
+      }
+    } catch {
+      outcome.failure = Task.isCancelled ? (.cancelled, "cancelled") : BatchRun.describe(error)
+      return outcome
+    }
+    outcome.cachePath = path
+    let thumbnail = outcome.thumbnail == nil ? settings.thumbnail : nil
+    // A download's validation read the header; the fetcher made its thumbnail, if one was asked for.
+    if outcome.format != nil && thumbnail == nil { return outcome }
+    // A cache hit's header is a short read, done here: queued behind a long local decode in
+    // `localWork` (one place with `--jobs 1`), it would hold the finished download's line back.
+    guard let thumbnail else {
+      LocalItem.examine(path, into: &outcome, thumbnail: nil, limits: settings.decodeLimits, alreadyValidated: true)
+      return outcome
+    }
+    // A thumbnail the fetcher did not make is a decode: off the cooperative pool.
+    let (limits, item) = (settings.decodeLimits, outcome)
+    outcome = await localWork.run {
+      var outcome = item
+      LocalItem.examine(path, into: &outcome, thumbnail: thumbnail, limits: limits, alreadyValidated: true)
+      return outcome
+    }
+    if outcome.failure != nil && Task.isCancelled { outcome.failure = (.cancelled, "cancelled") }
+    return outcome
+  }
+
+  private func record(_ result: FetchedThumbnail, into outcome: inout ItemOutcome) -> String {
+    outcome.thumbnail = result.thumbnail
+    return record(result.original, into: &outcome)
+  }
+
+  private func record(_ file: FetchedFile<ValidatedImage>, into outcome: inout ItemOutcome) -> String {
+    outcome.cacheHit = file.isCacheHit
+    outcome.bytes = file.byteCount
+    if let header = file.value?.header {
+      (outcome.width, outcome.height, outcome.format) = (header.width, header.height, header.format.rawValue)
+    }
+    return file.path
+  }
+
+  /// The one-line message and the exit-code class of a fetch error.
+  static func describe(_ error: any Error) -> (kind: ItemOutcome.FailureKind, message: String) {
+    switch error {
+    case let error as DecodeError: return LocalItem.describe(error)
+    case let error as ThumbnailError: return LocalItem.describe(error)
+    case let error as CacheError: return describe(cache: error)
+    case let error as ImageFetchError:
+      switch error {
+      case .cancelled: return (.cancelled, "cancelled")
+      case .thumbnail(let cause): return LocalItem.describe(cause)
+      case .cache(let cause): return describe(cache: cause)
+      default: return (error.isInvalidImage ? .invalidImage : .network, error.description)
+      }
+    case let error as ParseError: return (.network, "\(error)")
+    case is CancellationError: return (.cancelled, "cancelled")
+    default: return (.network, "\(error)")
+    }
+  }
+
+  private static func describe(cache error: CacheError) -> (kind: ItemOutcome.FailureKind, message: String) {
+    switch error {
+    case .validationFailed: (.invalidImage, error.description)
+    default: (.fileSystem, error.description)
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import FixtureSupport
+import Foundation
+import Testing
+
+/// libcurl is opened with `dlopen` by the first request: a process that finds no usable libcurl
+/// fails that request as a network error that says why, and runs its local commands as ever.
+@Suite(.timeLimit(.minutes(5))) struct LibcurlLoadingTests {
+  @Test func aLibcurlWithoutItsEntryPointsIsANetworkErrorThatSaysSo() throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    // A library named libcurl.so.4 found first (LD_LIBRARY_PATH), exporting none of libcurl's calls.
+    let source = scratch.appendingPathComponent("stub.c")
+    try Data("int not_libcurl = 1;\n".utf8).write(to: source)
+    let library = scratch.appendingPathComponent("libcurl.so.4").path
+    // clang comes with the Swift toolchain.
+    let built = try runProcess("/usr/bin/env", ["clang", "-shared", "-fPIC", "-o", library, source.path])
+    try #require(built.status == 0, "\(built.stderrText)")
+    let environment = ["LD_LIBRARY_PATH": scratch.path]
+    let url = "http://127.0.0.1:9/x.jpg"
+    let fetch = try runImgfetch([url, "--cache-dir", scratch.path + "/cache"], environment: environment)
+    #expect(fetch.status == 3)
+    #expect(
+      fetch.stderrText
+        == "imgfetch: \(url): could not download \(url) (libcurl.so.4 has no curl_global_init "
+        + "(libcurl 7.68 or later is needed))\n")
+    let png = Fixtures.image("basn2c08.png")
+    let verify = try runImgfetch(["verify", png], environment: environment)
+    #expect(verify.status == 0 && verify.stdoutText == "\(png): OK\n")
+  }
+}
