@@ -38,10 +38,10 @@ import Testing
   }
 
   /// The descriptors above 2 that `pid` or any of its descendants holds on a pipe or a Unix-domain
-  /// socket, as `pid:fd -> pipe:[inode]`.
+  /// socket, as `pid:fd -> pipe:[inode]`. Read through ProcFiles: a process may exit mid-walk.
   static func pipesAndUnixSockets(from pid: pid_t) -> [String] {
     // /proc/net/unix: one line per Unix socket, its inode in the seventh column.
-    let table = Self.contents("/proc/net/unix")
+    let table = ProcFiles.text("/proc/net/unix") ?? ""
     let unixSockets = Set(
       table.split(separator: "\n").dropFirst().compactMap { line in
         line.split(separator: " ").dropFirst(6).first.map { "socket:[\($0)]" }
@@ -50,21 +50,13 @@ import Testing
     var pending = [pid]
     while let process = pending.popLast() {
       let directory = "/proc/\(process)/fd"
-      for fd in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where Int(fd) ?? 0 > 2 {
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(fd)") else {
-          continue
-        }
+      for fd in ProcFiles.names(in: directory) where Int(fd) ?? 0 > 2 {
+        guard let target = ProcFiles.link("\(directory)/\(fd)") else { continue }
         if target.hasPrefix("pipe:") || unixSockets.contains(target) { found.append("\(process):\(fd) -> \(target)") }
       }
-      let children = Self.contents("/proc/\(process)/task/\(process)/children")
+      let children = ProcFiles.text("/proc/\(process)/task/\(process)/children") ?? ""
       pending += children.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
     }
     return found
-  }
-
-  /// A /proc file's text ("" when it cannot be read). Through `FileHandle`: `String(contentsOfFile:)`
-  /// leaks its buffer when the file is empty (seen under LeakSanitizer), as a childless `children` is.
-  static func contents(_ path: String) -> String {
-    String(decoding: FileHandle(forReadingAtPath: path)?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
   }
 }
