@@ -137,7 +137,7 @@ import Testing
   /// exits 5 with the reason instead of 0, for local files, info, verify, a fetched object and the cache's stats. A
   /// reader that stops reading (`| head`) is not an error.
   @Test func resultsThatCannotBeWrittenExitFive() async throws {
-    let (fixture, name) = try await Self.onePhoto("basn2c08.png")
+    let (fixture, _) = try await Self.onePhoto("basn2c08.png")
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
     let png = Fixtures.image("basn2c08.png")
