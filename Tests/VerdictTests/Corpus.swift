@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import Testing
 
 /// The inputs the cross-path harness runs: every file of the fixture corpora (`Fixtures/**`, the
 /// regression fixtures among them) and of the fuzz seeds (`fuzz/seeds/**`), grouped by directory.
@@ -17,6 +18,33 @@ enum Corpus {
     }
     return found.sorted()
   }()
+
+  /// Part of a group's files: the groups are cut into batches of about the same work (a file's
+  /// bytes, plus a constant per file), so that each test case stays short (well inside the suite's
+  /// time limit under a sanitizer on a loaded machine) and the cases can run in parallel.
+  struct Batch: Sendable, CustomTestStringConvertible {
+    var group: String
+    var files: [String]
+    var index: Int
+    var count: Int
+    var testDescription: String { count == 1 ? group : "\(group) (part \(index + 1) of \(count))" }
+  }
+
+  /// Every group's files in batches.
+  static let batches: [Batch] = groups.flatMap { group in
+    var parts: [[String]] = [[]]
+    var weight = 0
+    for file in files(under: group) {
+      let size = (try? FileManager.default.attributesOfItem(atPath: Fixtures.root.appendingPathComponent(file).path)[.size] as? Int) ?? 0
+      if weight > 0 && weight + size > 800_000 {
+        parts.append([])
+        weight = 0
+      }
+      parts[parts.count - 1].append(file)
+      weight += size + 20_000
+    }
+    return parts.enumerated().map { Batch(group: group, files: $1, index: $0, count: parts.count) }
+  }
 
   /// The input files under `directory` (relative to the repository root), sorted, as relative paths.
   static func files(under directory: String, recursive: Bool = false) -> [String] {

@@ -47,14 +47,13 @@ import Testing
     return "\(problems.count) disagreements:\n\(problems.prefix(40).joined(separator: "\n"))\(more)"
   }
 
-  @Test(arguments: Corpus.groups)
-  func everyInputHasTheLibrarysVerdictOnEveryPath(_ group: String) async throws {
-    let files = Corpus.files(under: group)
-    #expect(!files.isEmpty)
-    let checks = try files.enumerated().map { index, file in
+  @Test(arguments: Corpus.batches)
+  func everyInputHasTheLibrarysVerdictOnEveryPath(_ batch: Corpus.Batch) async throws {
+    #expect(!batch.files.isEmpty)
+    let checks = try batch.files.enumerated().map { index, file in
       CrossPathCheck(
         name: file, bytes: try Corpus.bytes(file), file: Fixtures.root.appendingPathComponent(file).path,
-        seed: UInt64(index + 1))
+        seed: UInt64(batch.index * 1000 + index + 1))
     }
     let problems = try await Self.problems(checks)
     #expect(problems.isEmpty, Self.report(problems))
@@ -70,6 +69,9 @@ import Testing
     ] {
       #expect(Corpus.groups.contains(expected), "\(expected) is not in \(Corpus.groups)")
     }
+    let batched = Corpus.batches.flatMap(\.files)
+    #expect(batched.count == Set(batched).count && batched.count > 700, "every input once: \(batched.count)")
+    #expect(Corpus.withTrailingData.count > 25)
   }
 
   /// Files that end at every byte (sampled, deterministically, past the first 256 and before the
