@@ -21,8 +21,18 @@ fi
 
 work=$(mktemp -d /tmp/nginx-test-host.XXXXXX)
 pid=
-# Clean-up ignores further signals and failures: either would end the trap before the rm.
-trap 'trap "" TERM INT; [ -z "$pid" ] || kill "$pid" 2>/dev/null || true; [ -z "$pid" ] || wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+watcher=
+# Clean-up ignores further signals and failures: either would end the trap before the rm. The
+# parent watcher goes too: left behind, it would signal this script's pid, by then perhaps another
+# process's, when the test process ends.
+cleanup() {
+  trap "" TERM INT
+  [ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true
+  [ -z "$pid" ] || kill "$pid" 2>/dev/null || true
+  [ -z "$pid" ] || wait "$pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
 trap 'exit 0' TERM INT
 
 # A free port is only free until someone binds it: another test's server can take it between this
@@ -68,6 +78,7 @@ done
 if [ "${NGINX_TEST_HOST_WATCH_PARENT:-0}" = 1 ]; then
   parent=$PPID
   (while kill -0 "$parent" 2>/dev/null; do sleep 0.5; done; kill -TERM $$) &
+  watcher=$!
 fi
 echo "PORT $port"
 wait "$pid"
