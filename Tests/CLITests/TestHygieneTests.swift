@@ -91,7 +91,8 @@ import Testing
       }
       for (header, body) in Self.declarations(lines) where body.contains("@Test") {
         let words = header.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" })
-        guard let keyword = words.firstIndex(where: { ["struct", "class", "enum", "actor", "extension"].contains($0) }),
+        guard
+          let keyword = words.firstIndex(where: { ["struct", "class", "enum", "actor", "extension"].contains($0) }),
           keyword + 1 < words.count
         else {
           offenders.append("\(file): a @Test outside a type")
@@ -161,7 +162,9 @@ import Testing
   /// The scripts and servers the tests start install nothing.
   @Test func nothingTheTestsStartInstallsPackages() throws {
     for script in ["scripts/nginx-test-host.sh", "scripts/demo", "Fixtures/parse-server/server.py"] {
-      let lines = try Self.text(script).components(separatedBy: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+      let lines = try Self.text(script).components(separatedBy: "\n").filter {
+        !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+      }
       let installs = lines.filter { $0.contains("apt-get") || $0.contains("pip install") }
       #expect(installs.isEmpty, "\(script) installs: \(installs)")
       // The demo installs dependencies only when a user runs it (not with IMGFETCH_DEMO_BIN, as DemoTests do).

@@ -64,7 +64,9 @@ public func runProcess(
   // child has given back.
   let struck = hangGuard.disarm()
   let status = ChildProcess.wait(pid)
-  if struck { errData.append(contentsOf: Array("\n[runProcess: \(path) ran past \(limit); its process group was killed]\n".utf8)) }
+  if struck {
+    errData.append(contentsOf: Array("\n[runProcess: \(path) ran past \(limit); its process group was killed]\n".utf8))
+  }
   return ProcessResult(status: status, stdout: [UInt8](outData), stderr: [UInt8](errData))
 }
 

@@ -60,7 +60,8 @@ import Testing
     let directory = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent(name).path
-    try FileManager.default.copyItem(atPath: Fixtures.root.appendingPathComponent("\(Self.directory)/\(name)").path, toPath: path)
+    try FileManager.default.copyItem(
+      atPath: Fixtures.root.appendingPathComponent("\(Self.directory)/\(name)").path, toPath: path)
     let verify = try runImgfetch(["verify", path])
     let validate = try runImgfetch([path])
     let thumbnail = try runImgfetch(["--thumbnail", "4", path])

@@ -35,7 +35,9 @@ enum Corpus {
     var parts: [[String]] = [[]]
     var weight = 0
     for file in files(under: group) {
-      let size = (try? FileManager.default.attributesOfItem(atPath: Fixtures.root.appendingPathComponent(file).path)[.size] as? Int) ?? 0
+      let size =
+        (try? FileManager.default.attributesOfItem(atPath: Fixtures.root.appendingPathComponent(file).path)[.size]
+          as? Int) ?? 0
       if weight > 0 && weight + size > 800_000 {
         parts.append([])
         weight = 0

@@ -41,7 +41,9 @@ struct CrossPathCheck {
     check("decoded from a file", DecodePaths.fromFile(file), against: expected)
     check("validated (imgfetch verify)", DecodePaths.validated(file), against: expected)
     for seed in Self.streamSeeds {
-      check("streamed in pieces (seed \(seed))", DecodePaths.streamed(bytes, seed: self.seed &* 31 &+ seed), against: expected)
+      check(
+        "streamed in pieces (seed \(seed))", DecodePaths.streamed(bytes, seed: self.seed &* 31 &+ seed),
+        against: expected)
     }
     let header = try? ImageDecoder.probe(bytes)
     let isJPEG = ImageFormat(sniffing: bytes) == .jpeg
@@ -50,10 +52,14 @@ struct CrossPathCheck {
         let options = DecodeOptions(jpegScale: scale)
         let library = DecodePaths.fromMemory(referenceBytes ?? bytes, options: DecodePaths.libraryAlone(options))
         check("libjpeg alone at \(scale.eighths)/8", library, against: expected, pixels: false)
-        check("decoded from memory at \(scale.eighths)/8", DecodePaths.fromMemory(bytes, options: options), against: library)
-        check("decoded from a file at \(scale.eighths)/8", DecodePaths.fromFile(file, options: options), against: library)
         check(
-          "streamed at \(scale.eighths)/8", DecodePaths.streamed(bytes, options: options, seed: seed &+ UInt64(scale.eighths)),
+          "decoded from memory at \(scale.eighths)/8", DecodePaths.fromMemory(bytes, options: options), against: library
+        )
+        check(
+          "decoded from a file at \(scale.eighths)/8", DecodePaths.fromFile(file, options: options), against: library)
+        check(
+          "streamed at \(scale.eighths)/8",
+          DecodePaths.streamed(bytes, options: options, seed: seed &+ UInt64(scale.eighths)),
           against: library)
       }
     }

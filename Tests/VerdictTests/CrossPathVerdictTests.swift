@@ -62,7 +62,8 @@ import Testing
   /// Every corpus directory is in the harness, the regression fixtures and the fuzz seeds included.
   @Test func theHarnessCoversEveryCorpus() {
     for expected in [
-      "Fixtures/images", "Fixtures/hostile", "Fixtures/progressive", "Fixtures/png-rows", "Fixtures/regressions/Verdicts",
+      "Fixtures/images", "Fixtures/hostile", "Fixtures/progressive", "Fixtures/png-rows",
+      "Fixtures/regressions/Verdicts",
       "Fixtures/verdicts/baseline", "Fixtures/verdicts/multiscan", "Fixtures/verdicts/chunks-after-idat",
       "Fixtures/verdicts/after-the-end",
       "fuzz/seeds/FuzzParseJSON",

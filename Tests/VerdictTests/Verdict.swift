@@ -50,7 +50,8 @@ struct PathOutcome: CustomStringConvertible {
     switch result {
     case .success(let image): self = .accepted(image)
     case .failure(.decode(let error)): self = .rejected(error)
-    case .failure(let other): self.init(verdict: .rejected(.invalidArgument), image: nil, detail: "not a decode error: \(other)")
+    case .failure(let other):
+      self.init(verdict: .rejected(.invalidArgument), image: nil, detail: "not a decode error: \(other)")
     }
   }
 
