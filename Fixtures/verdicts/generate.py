@@ -301,6 +301,38 @@ def jpeg_classes():
         write("after-the-end/jpeg-after-eoi-%s-second-jpeg.jpg" % name, original + baseline)
 
 
+def scans(data):
+    """(start, end) of the entropy-coded data of each scan of a JPEG, with its Ss (0: a DC scan)."""
+    found = []
+    position = 2
+    while position < len(data) - 1 and data[position + 1] != 0xD9:
+        length = struct.unpack(">H", data[position + 2:position + 4])[0]
+        if data[position + 1] != 0xDA:
+            position += 2 + length
+            continue
+        spectral_start = data[position + 5 + 2 * data[position + 4]]
+        start = end = position + 2 + length
+        while not (data[end] == 0xFF and data[end + 1] != 0 and not 0xD0 <= data[end + 1] <= 0xD7):
+            end += 1
+        found.append((start, end, spectral_start))
+        position = end
+    return found
+
+
+def progressive_damage_classes():
+    # Damage inside one AC scan of a progressive JPEG (40 bytes of FF 00, a run of one-bits no
+    # Huffman code matches): libjpeg's full read says "bad Huffman code", corrupt. A decode that
+    # skips the AC scans (a 1/8 thumbnail needs only the DC ones) must not accept the file.
+    original = committed("Fixtures/progressive/p420.jpg")
+    ac = [(start, end) for start, end, spectral_start in scans(original) if spectral_start > 0]
+    for name, (start, end) in [("first", ac[0]), ("last", ac[-1])]:
+        damaged = bytearray(original)
+        middle = (start + end) // 2
+        damaged[middle:middle + 40] = b"\xff\x00" * 20
+        write("progressive-damage/jpeg-progressive-damaged-%s-ac-scan.jpg" % name, bytes(damaged))
+
+
 if __name__ == "__main__":
     png_classes()
     jpeg_classes()
+    progressive_damage_classes()

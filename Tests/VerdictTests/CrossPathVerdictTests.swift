@@ -65,7 +65,7 @@ import Testing
       "Fixtures/images", "Fixtures/hostile", "Fixtures/progressive", "Fixtures/png-rows",
       "Fixtures/regressions/Verdicts",
       "Fixtures/verdicts/baseline", "Fixtures/verdicts/multiscan", "Fixtures/verdicts/chunks-after-idat",
-      "Fixtures/verdicts/after-the-end",
+      "Fixtures/verdicts/after-the-end", "Fixtures/verdicts/progressive-damage",
       "fuzz/seeds/FuzzParseJSON",
     ] {
       #expect(Corpus.groups.contains(expected), "\(expected) is not in \(Corpus.groups)")
