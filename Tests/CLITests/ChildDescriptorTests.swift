@@ -7,7 +7,7 @@ import Testing
 /// standard ones. Tests run in parallel in one process, and a long-lived child holding another
 /// test's pipe (or the socket Foundation's `Process` watches for its child's exit) keeps that test
 /// waiting forever: a clean-clone CI run once hung so, with fixture servers holding other tests' pipes.
-@Suite(.timeLimit(.minutes(10))) struct ChildDescriptorTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct ChildDescriptorTests {
   /// A child that leaves a process running in the background (with its standard descriptors on
   /// /dev/null, as a daemon or a hand-off does) has finished for `runProcess`, which returns then
   /// rather than when the background process ends. The background process lasts 200 s and the

@@ -6,7 +6,7 @@ import Testing
 
 /// One grammar, one JSON shape and one set of exit codes for every kind of source, in both
 /// executables (`imgfetch` runs local work itself and execs `imgfetch-fetch` for the network).
-@Suite(.timeLimit(.minutes(10))) struct CommandGrammarTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct CommandGrammarTests {
   /// A fixture server whose class `Photo` holds one object, `aaaaaaaaaa`, with `image` (a fixture
   /// image) stored under a Parse-style name in its `MainImage` column; and that stored name.
   static func onePhoto(_ image: String) async throws -> (ParseFixture, String) {

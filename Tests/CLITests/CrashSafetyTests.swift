@@ -11,7 +11,7 @@ import Testing
 /// `imgfetch` killed with SIGKILL at seeded random moments of a batch (Parse query, trickled
 /// downloads, validation, thumbnail writes): the cache must only ever hold complete, valid files,
 /// the next run must finish the work, and `cache gc` must clear what the killed runs left behind.
-@Suite(.timeLimit(.minutes(10))) struct CrashSafetyTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct CrashSafetyTests {
   /// Small images from `Fixtures/images`, JPEG and PNG (one with alpha, so a PNG thumbnail).
   static let photos = [
     ("aaaaaaaaaa", "progressive.jpeg"), ("bbbbbbbbbb", "iptc.jpg"), ("cccccccccc", "right-orientation.jpeg"),

@@ -9,7 +9,7 @@ import Testing
 /// What a long thumbnail batch leaves to the system around it (issue 11, items 7 and 14): every
 /// descriptor it opens is close-on-exec, so none leaks into a program it starts, and the first
 /// SIGTERM ends it promptly even when one of its inputs is a FIFO.
-@Suite(.timeLimit(.minutes(10))) struct DescriptorAndSignalTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct DescriptorAndSignalTests {
   /// A directory with `count` copies of a 1200x1800 JPEG, named `photo-N.jpg`.
   func batchDirectory(count: Int) throws -> (directory: URL, files: [String]) {
     let directory = try Fixtures.temporaryDirectory()

@@ -10,7 +10,7 @@ import Testing
 
 /// Ctrl-C (SIGINT) and SIGTERM during a transfer: exit 130, nothing partial in the cache, the
 /// `.part` data kept so the next run resumes.
-@Suite(.timeLimit(.minutes(10))) struct InterruptTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct InterruptTests {
   static let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
 
   @Test(arguments: [SIGINT, SIGTERM])

@@ -6,7 +6,12 @@ import Testing
 /// sources themselves:
 /// - every suite has a time limit (a test that starts a process or a server must end; the rule is
 ///   kept for every suite, so a suite cannot start one later and forget), and no test lives outside
-///   a suite that has one;
+///   a suite that has one; a suite whose tests wait for child processes runs them on threads of their
+///   own (`.runsOnTestThreads`), off the cooperative pool the other tests need. A limit is a hang
+///   guard, not a timing: Swift Testing counts from a test's start, including the time it shares two
+///   cores with every other test, which in a whole-suite run is most of the run (a heavy decode
+///   suite ended 9.5 minutes after it started in a 12-minute run on a loaded machine). The suites
+///   that had a limit keep theirs (ten minutes, mostly); the others have thirty;
 /// - no test starts a child with Foundation's `Process` (whose children can hold other tests' pipe
 ///   ends and keep them waiting for end-of-file): ``ChildProcess`` starts them with descriptors 0-2
 ///   only;
@@ -78,16 +83,28 @@ import Testing
     return found
   }
 
+  /// The calls that wait for a child process on the calling thread.
+  static let childRunners = [
+    "runProcess(", "runImgfetch(", "runMeasured(", "runImgfetchMeasured(", "ChildProcess.Running(",
+  ]
+
   @Test func everySuiteHasATimeLimitAndEveryTestIsInOne() throws {
     var limited: Set<String> = []
     var offenders: [String] = []
     var extensions: [(file: String, name: String)] = []
     for file in Self.sources {
       let lines = try Self.code(file)
-      // Every @Suite attribute, nested suites' included, names its time limit.
+      // Every @Suite attribute, nested suites' included, names its time limit; in a file that waits
+      // for children synchronously, it runs the tests on threads of their own too.
+      let waitsForChildren =
+        !file.hasSuffix("/TestHygieneTests.swift")  // which names the calls it looks for
+        && Self.childRunners.contains { runner in lines.contains { $0.contains(runner) } }
       for (number, line) in lines.enumerated() where line.trimmingCharacters(in: .whitespaces).hasPrefix("@Suite") {
         let attribute = lines[number...].joined(separator: "\n").prefix { $0 != "{" }
         if !attribute.contains(".timeLimit(") { offenders.append("\(file):\(number + 1): @Suite without .timeLimit") }
+        if waitsForChildren && !attribute.contains(".runsOnTestThreads") {
+          offenders.append("\(file):\(number + 1): waits for child processes, but its @Suite has no .runsOnTestThreads")
+        }
       }
       for (header, body) in Self.declarations(lines) where body.contains("@Test") {
         let words = header.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" })

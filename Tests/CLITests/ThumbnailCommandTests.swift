@@ -5,7 +5,7 @@ import Testing
 import Thumbnails
 
 /// `imgfetch --thumbnail` on local files, run as a user runs it (the built binary, in a process).
-@Suite(.timeLimit(.minutes(10))) struct ThumbnailCommandTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct ThumbnailCommandTests {
   static func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
     let url = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: url) }

@@ -12,7 +12,7 @@ import Testing
 /// The warm hit (`imgfetch Class/objectId --column COL --thumbnail N` with the file cached): `imgfetch`
 /// serves it itself (`WarmHit`, Foundation-free), its one object request through libcurl's C API, not
 /// URLSession; what it cannot answer exactly as the full path would goes to the full path.
-@Suite(.timeLimit(.minutes(10))) struct WarmHitTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct WarmHitTests {
   static let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
   static let objectRoute = "classes/Photo/aaaaaaaaaa"
   static let fileRoute = "files/\(ParseFixture.appID)/\(name)"

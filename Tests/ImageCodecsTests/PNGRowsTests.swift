@@ -11,7 +11,7 @@ import Testing
 /// The inputs: every PNG fixture, the generated files of `Fixtures/png-rows` (every colour type at 8
 /// and 16 bits, each filter type, many IDAT chunks, and the same interlaced), every truncation of some of them, and damaged
 /// copies whose CRCs were made right again, so that zlib and the filters meet the damage.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct PNGRowsTests {
+@Suite(.serialized, .timeLimit(.minutes(30))) struct PNGRowsTests {
   typealias Outcome = EighthScaleDecoderTests.Outcome
 
   static func options(_ format: PixelFormatRequest, libpngOnly: Bool) -> DecodeOptions {

@@ -11,7 +11,7 @@ import Testing
 /// the entry lock between fetchers. The loader is ``LocalFileLoader`` (the `DataLoading` role
 /// served from local files, held or broken off at a byte); what HTTP does to a download is
 /// `FileFetcherServerTests`' and `DownloaderTests`' subject.
-@Suite(.timeLimit(.minutes(10))) struct FileFetcherTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct FileFetcherTests {
   let url = URL(string: "https://files.example/parse/files/app/landscape.jpg")!
   let original: Data
   let cache: DiskCache

@@ -7,7 +7,7 @@ import Testing
 
 /// At 1/8 scale a progressive JPEG needs only its DC scans; these tests hold that shortcut to the
 /// full decode's pixels and errors.
-@Suite(.timeLimit(.minutes(10))) struct ProgressiveDecodeTests {
+@Suite(.timeLimit(.minutes(30))) struct ProgressiveDecodeTests {
   func thumbnailers(_ size: ThumbnailSize) -> (fast: Thumbnailer, full: Thumbnailer) {
     var full = ThumbnailOptions(size: size)
     full.decodesEveryScan = true

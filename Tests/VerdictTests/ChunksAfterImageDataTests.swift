@@ -9,7 +9,7 @@ import Testing
 /// bad CRC) and an IDAT after other chunks are only warnings. Before, the whole-file path read the
 /// end with `png_read_end(png, NULL)`, which checks only the chunks' CRCs: `imgfetch verify` and
 /// `imgfetch f.png` accepted what the thumbnail and the streaming decoder refused.
-@Suite(.timeLimit(.minutes(10))) struct ChunksAfterImageDataTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(30))) struct ChunksAfterImageDataTests {
   static let directory = "Fixtures/verdicts/chunks-after-idat"
 
   /// libpng's verdict on each file (libpng 1.6's png_read_end and its progressive reader).

@@ -12,7 +12,7 @@ import Testing
 ///
 /// The synchronous decodes run on a thread of their own (`offThePool`), so they hold none of the
 /// cooperative threads other suites' waits resume on.
-@Suite(.timeLimit(.minutes(10))) struct CrossPathVerdictTests {
+@Suite(.timeLimit(.minutes(30))) struct CrossPathVerdictTests {
   /// A fresh directory for the downloads' cache and the truncations' files, removed by the caller.
   static func scratch() throws -> URL { try Fixtures.temporaryDirectory() }
 
