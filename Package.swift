@@ -105,6 +105,12 @@ let package = Package(
       ]),
     .testTarget(
       name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport", "SystemFiles"]),
+    // One verdict per file on every path it can take (issue 21): decoders, thumbnails, downloads.
+    .testTarget(
+      name: "VerdictTests",
+      dependencies: [
+        "ImageCodecs", "Thumbnails", "ImageFetch", "ParseFetch", "FixtureSupport", "ParseFixtureSupport", "imgfetch",
+      ]),
     // The decode-throughput harness (benchmarks/README.md): imgbench, the C ceiling it runs beside
     // imgfetch's decoders in the same process (same -O2 as CImageCodecs), and the CI smoke test.
     .target(name: "BenchBaseline", dependencies: ["CPNG", "CJPEG"], path: "benchmarks/cbaseline"),

@@ -18,8 +18,7 @@
 
 int cfs_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
 
-int cfs_spawn(pid_t *pid, const char *file, char *const argv[], char *const envp[], const int stdio[3],
-              int unblock_signals) {
+int cfs_spawn(pid_t *pid, const char *file, char *const argv[], char *const envp[], const int stdio[3]) {
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attributes;
   int error = posix_spawn_file_actions_init(&actions);
@@ -35,13 +34,17 @@ int cfs_spawn(pid_t *pid, const char *file, char *const argv[], char *const envp
                               : posix_spawn_file_actions_adddup2(&actions, stdio[target], target);
   }
   if (error == 0) error = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  short flags = POSIX_SPAWN_SETPGROUP;  // as Foundation's Process does
-  if (unblock_signals && error == 0) {
-    sigset_t none;
-    sigemptyset(&none);
-    error = posix_spawnattr_setsigmask(&attributes, &none);
-    flags |= POSIX_SPAWN_SETSIGMASK;
-  }
+  // The signal state a shell gives: nothing blocked (a test thread's mask can block SIGTERM, and a
+  // server would never stop) and every signal at its default action (none ignored because the test
+  // process ignores it, such as SIGPIPE).
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  if (error == 0) error = posix_spawnattr_setsigmask(&attributes, &none);
+  if (error == 0) error = posix_spawnattr_setsigdefault(&attributes, &all);
+  // A process group of its own (as Foundation's Process does), so that a hung child and whatever it
+  // started can be ended together.
+  short flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
   if (error == 0) error = posix_spawnattr_setflags(&attributes, flags);
   if (error == 0) error = posix_spawnp(pid, file, &actions, &attributes, argv, envp);
   posix_spawnattr_destroy(&attributes);

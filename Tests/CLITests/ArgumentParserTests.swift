@@ -2,7 +2,7 @@ import ImgfetchCLI
 import Testing
 
 /// The table-driven parser: long and short options, values inline or separate, `--`, errors.
-@Suite struct ArgumentParserTests {
+@Suite(.timeLimit(.minutes(30))) struct ArgumentParserTests {
   let specs = [
     OptionSpec("output", short: "o", value: true, help: ""),
     OptionSpec("orient", help: ""),

@@ -7,7 +7,7 @@ import Testing
 
 /// `imgfetch cache stats | clear | gc` touch only directories imgfetch made, and in them only the
 /// files it made (issue 11, items 3 and 5).
-@Suite(.timeLimit(.minutes(10))) struct CacheCommandTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct CacheCommandTests {
   func withDirectory(_ body: (URL) throws -> Void) throws {
     let directory = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -10,7 +10,7 @@ import Testing
 /// zeroed up to 2 GiB, in 1-1.5 s); how fast a bomb is refused is measured by the benchmarks, not here:
 /// a bound on a single run's wall time was lost twice on a loaded machine (71 s, 87 s) for a run that
 /// takes ~20 ms, so the suite's time limit is the hang guard.
-@Suite(.timeLimit(.minutes(10))) struct ChunkBombCLITests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct ChunkBombCLITests {
   static let peakLimit = 64 << 20
 
   /// Every ancillary chunk type at every tested length, written as files into `directory`.

@@ -5,7 +5,7 @@ import Testing
 
 /// `--class` walks run as a user would, against the fixture Parse Server on 127.0.0.1: the total
 /// of the progress bar, objects without the column, and servers that would make the walk loop.
-@Suite(.timeLimit(.minutes(10))) struct ClassWalkTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct ClassWalkTests {
   static let image = "basn0g02.png"
 
   /// Class Photo: `present` objects with a small PNG in MainImage, `absent` objects without it.

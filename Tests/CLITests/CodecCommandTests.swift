@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `imgfetch info | decode | verify` run as a user would: arguments in, bytes and exit codes out.
-@Suite(.timeLimit(.minutes(10))) struct CodecCommandTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct CodecCommandTests {
   @Test func infoPrintsOneJSONObjectPerFile() throws {
     let result = try runImgfetch(["info", Fixtures.image("Landscape_5.jpg"), Fixtures.image("basi3p08.png")])
     #expect(result.status == 0)

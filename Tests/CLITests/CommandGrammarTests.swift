@@ -6,7 +6,7 @@ import Testing
 
 /// One grammar, one JSON shape and one set of exit codes for every kind of source, in both
 /// kinds of command (local work loads no networking; the network's loads libcurl on its first request).
-@Suite(.timeLimit(.minutes(10))) struct CommandGrammarTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct CommandGrammarTests {
   /// A fixture server whose class `Photo` holds one object, `aaaaaaaaaa`, with `image` (a fixture
   /// image) stored under a Parse-style name in its `MainImage` column; and that stored name.
   static func onePhoto(_ image: String) async throws -> (ParseFixture, String) {
@@ -137,7 +137,7 @@ import Testing
   /// exits 5 with the reason instead of 0, for local files, info, verify, a fetched object and the cache's stats. A
   /// reader that stops reading (`| head`) is not an error.
   @Test func resultsThatCannotBeWrittenExitFive() async throws {
-    let (fixture, name) = try await Self.onePhoto("basn2c08.png")
+    let (fixture, _) = try await Self.onePhoto("basn2c08.png")
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
     let png = Fixtures.image("basn2c08.png")

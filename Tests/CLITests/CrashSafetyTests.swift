@@ -12,7 +12,7 @@ import Testing
 /// downloads, validation, thumbnail writes): the cache must only ever hold complete, valid files,
 /// the next run must finish the work, and `cache gc` must clear what the killed runs left behind
 /// (their `.part`, temporary and lock files).
-@Suite(.timeLimit(.minutes(10))) struct CrashSafetyTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct CrashSafetyTests {
   /// Small images from `Fixtures/images`, JPEG and PNG (one with alpha, so a PNG thumbnail).
   static let photos = [
     ("aaaaaaaaaa", "progressive.jpeg"), ("bbbbbbbbbb", "iptc.jpg"), ("cccccccccc", "right-orientation.jpeg"),
@@ -58,17 +58,11 @@ import Testing
   /// Starts the batch, waits `delay` milliseconds, and sends SIGKILL if it is still running.
   /// - Returns: Whether the kill landed (the process died of SIGKILL rather than finishing).
   static func killBatch(_ arguments: [String], afterMilliseconds delay: Int) throws -> Bool {
-    let process = Process()
-    process.executableURL = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let imgfetch = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
+    let process = try ChildProcess.Running([imgfetch] + arguments)
     usleep(UInt32(delay * 1000))
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-    return process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+    process.send(SIGKILL)
+    return process.waitUntilExit() == .signal(SIGKILL)
   }
 
   /// Every file of the cache directory, hidden ones included, except the lock directory and the tag.

@@ -7,7 +7,7 @@ import Testing
 /// scratch directory (server log, cache) is gone at the end (the old demo left it behind). The rule
 /// that keeps the bar off results piped to another program (`| head`, which reach the terminal
 /// later) is FetchCommandTests' pseudo-terminal test.
-@Suite(.timeLimit(.minutes(10))) struct DemoTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct DemoTests {
   @Test func theDemoKeepsTheBarOffTheResultLinesAndLeavesNothingBehind() throws {
     let scratch = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }

@@ -6,7 +6,7 @@ import Testing
 /// The scale-out recipes in `deploy/` run as their schedulers would run them (the environment each
 /// task gets, `imgfetch` on the PATH), against the fixture Parse Server: together the tasks cover
 /// the class exactly once and the server sends each row once.
-@Suite(.timeLimit(.minutes(10))) struct DeployTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct DeployTests {
   static let deploy = Fixtures.root.appendingPathComponent("deploy")
 
   /// Fixture credentials as the recipes expect them, and `imgfetch` first on the PATH.

@@ -9,7 +9,7 @@ import Testing
 /// What a long thumbnail batch leaves to the system around it (issue 11, items 7 and 14): every
 /// descriptor it opens is close-on-exec, so none leaks into a program it starts, and the first
 /// SIGTERM ends it promptly even when one of its inputs is a FIFO.
-@Suite(.timeLimit(.minutes(10))) struct DescriptorAndSignalTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct DescriptorAndSignalTests {
   /// A directory with `count` copies of a 1200x1800 JPEG, named `photo-N.jpg`.
   func batchDirectory(count: Int) throws -> (directory: URL, files: [String]) {
     let directory = try Fixtures.temporaryDirectory()
@@ -22,17 +22,12 @@ import Testing
   }
 
   /// Starts imgfetch with standard output to a file (read while it runs) and standard error discarded.
-  func start(_ arguments: [String], stdout: URL, executable: String? = nil) throws -> Process {
-    _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
-    let process = Process()
-    process.executableURL =
-      executable.map { URL(fileURLWithPath: $0) } ?? Fixtures.productsDirectory.appendingPathComponent("imgfetch")
-    process.arguments = arguments
-    process.standardOutput = try FileHandle(forWritingTo: stdout)
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    return process
+  func start(_ arguments: [String], stdout: URL) throws -> ChildProcess.Running {
+    let output = open(stdout.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard output >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(output) }
+    let imgfetch = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
+    return try ChildProcess.Running([imgfetch] + arguments, stdio: [-1, output, -1])
   }
 
   /// Polls `condition` every 10 ms until it holds or `seconds` pass.
@@ -49,54 +44,27 @@ import Testing
   @Test func everyDescriptorOfABatchIsCloseOnExec() throws {
     let (directory, files) = try batchDirectory(count: 30)
     defer { try? FileManager.default.removeItem(at: directory) }
-    // Foundation's Process passes on whatever the test runner has open, so python closes every
-    // descriptor above 2 and execs imgfetch: then any other descriptor is imgfetch's own.
-    let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
-    let clean = "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])"
+    // Started with descriptors 0-2 only (ChildProcess), so any other descriptor is imgfetch's own;
+    // posix_spawn returns once the exec is done.
     let process = try start(
-      ["-c", clean, binary, "--thumbnail", "64", "--jobs", "1"] + files,
-      stdout: directory.appendingPathComponent("out.txt"), executable: "/usr/bin/python3")
+      ["--thumbnail", "64", "--jobs", "1"] + files, stdout: directory.appendingPathComponent("out.txt"))
     var leaking: Set<String> = []
     var samples = 0
-    let executable = "/proc/\(process.processIdentifier)/exe"
-    while process.isRunning {
-      // Only once the exec is done: before it, the process is python with the runner's descriptors.
-      guard (try? FileManager.default.destinationOfSymbolicLink(atPath: executable)) == binary else {
-        usleep(1_000)
-        continue
-      }
-      // The Swift runtime's start-up (CommandLine.cpp, before main, one thread) reads
-      // /proc/self/maps with a plain fopen: not imgfetch's, and no exec can happen then.
-      let startup = "/proc/\(process.processIdentifier)/maps"
-      for (number, target) in inheritableDescriptors(of: "\(process.processIdentifier)")
-      where number > 2 && target != startup {
+    // The Swift runtime's start-up (CommandLine.cpp, before main, one thread) reads
+    // /proc/self/maps with a plain fopen: not imgfetch's, and no exec can happen then.
+    let startup = "/proc/\(process.pid)/maps"
+    let deadline = ContinuousClock.now + .seconds(300)
+    while process.isRunning && ContinuousClock.now < deadline {
+      // Through ProcFiles: the batch may exit between any two reads of its /proc directory.
+      for (number, target) in ProcFiles.inheritableDescriptors(of: process.pid) where number > 2 && target != startup {
         leaking.insert("\(number) -> \(target)")
       }
       samples += 1
       usleep(5_000)
     }
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    #expect(process.waitUntilExit(limit: .seconds(10)) == .exit(0))
     #expect(samples > 3, "the batch ran long enough to be looked at")
     #expect(leaking.isEmpty, "descriptors without O_CLOEXEC: \(leaking.sorted())")
-  }
-
-  /// The descriptors of a process without close-on-exec, with what they point at, from
-  /// /proc/PID/fdinfo (flags are octal; O_CLOEXEC is 02000000).
-  func inheritableDescriptors(of process: String) -> [Int: String] {
-    let fdinfo = "/proc/\(process)/fdinfo"
-    var found: [Int: String] = [:]
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: fdinfo)) ?? [] {
-      guard let number = Int(name),
-        let text = try? String(contentsOfFile: "\(fdinfo)/\(name)", encoding: .utf8),
-        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
-        let flags = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8),
-        flags & 0o2_000_000 == 0
-      else { continue }
-      found[number] =
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process)/fd/\(name)")) ?? "?"
-    }
-    return found
   }
 
   @Test func theFirstSIGTERMEndsABatchThatStartsWithAFIFO() throws {
@@ -110,14 +78,13 @@ import Testing
     // (The size from stat: reading the file with `Data(contentsOf:)` in this polling loop leaked
     // Foundation's read buffer under LeakSanitizer.)
     wait(seconds: 10) { ((try? FileManager.default.attributesOfItem(atPath: output.path))?[.size] as? Int ?? 0) > 0 }
-    kill(process.processIdentifier, SIGTERM)
+    process.send(SIGTERM)
     let signalled = ContinuousClock.now
     let ended = wait(seconds: 15) { !process.isRunning }
-    if !ended { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+    let termination = process.waitUntilExit(limit: .seconds(5))
     #expect(ended, "one SIGTERM was enough")
-    #expect(ContinuousClock.now - signalled < .seconds(15))
-    #expect(process.terminationReason == .exit && [0, 130].contains(process.terminationStatus))
+    #expect(ContinuousClock.now - signalled < .seconds(20))
+    #expect([.exit(0), .exit(130)].contains(termination), "\(termination)")
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
     #expect(leftovers.isEmpty, "no hidden temporary file left: \(leftovers)")
   }

@@ -5,7 +5,7 @@ import ParseFixtureSupport
 import Testing
 
 /// The fetch command run as a user would, against the fixture Parse Server on 127.0.0.1.
-@Suite(.timeLimit(.minutes(10))) struct FetchCommandTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct FetchCommandTests {
   static let photos = [
     ("aaaaaaaaaa", "Landscape_1.jpg"), ("bbbbbbbbbb", "Portrait_6.jpg"), ("cccccccccc", "progressive.jpeg"),
     ("dddddddddd", "basn6a08.png"), ("eeeeeeeeee", "iptc.jpg"), ("ffffffffff", "hopper_gray.jpg"),

@@ -10,7 +10,7 @@ import Testing
 
 /// Ctrl-C (SIGINT) and SIGTERM during a transfer: exit 130, nothing partial in the cache, the
 /// `.part` data kept so the next run resumes.
-@Suite(.timeLimit(.minutes(10))) struct InterruptTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct InterruptTests {
   static let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
 
   @Test(arguments: [SIGINT, SIGTERM])
@@ -36,39 +36,37 @@ import Testing
       "--server", fixture.baseURL.absoluteString, "--app-id", ParseFixture.appID, "--rest-key", ParseFixture.restKey,
       "--cache-dir", cache.path, "Photo/aaaaaaaaaa", "--column", "MainImage", "--retries", "0",
     ]
-    let process = Process()
-    process.executableURL = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
     let errors = cache.appendingPathComponent("stderr.txt")
-    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-    process.standardError = try FileHandle(forWritingTo: errors)
-    try process.run()
+    let errorFile = open(errors.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    try #require(errorFile >= 0)
+    let imgfetch = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
+    let process = try ChildProcess.Running([imgfetch] + arguments, stdio: [-1, -1, errorFile])
+    close(errorFile)
     let part = cache.appendingPathComponent(Self.name + ".part")
     // The wait for the first bytes and the signal run on a thread of their own, not in `Task.sleep`
     // polls: in a clean-clone ASan run those woke only after the whole trickle had ended (the
     // cooperative threads were held by synchronous tests), and the signal came too late.
-    nonisolated(unsafe) let child = process
     let (signalled, stopped) = try await offThePool { () -> (Bool, Bool) in
       let deadline = ContinuousClock.now + .seconds(60)
-      while ContinuousClock.now < deadline && child.isRunning {
+      while ContinuousClock.now < deadline && process.isRunning {
         if let size = try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int, size > 0 { break }
         usleep(20_000)
       }
-      guard child.isRunning else { return (false, true) }
-      kill(child.processIdentifier, signalNumber)
+      guard process.isRunning else { return (false, true) }
+      process.send(signalNumber)
       let stopBy = ContinuousClock.now + .seconds(30)
-      while child.isRunning && ContinuousClock.now < stopBy { usleep(20_000) }
-      return (true, !child.isRunning)
+      while process.isRunning && ContinuousClock.now < stopBy { usleep(20_000) }
+      return (true, !process.isRunning)
     }
+    let termination = try await offThePool { process.waitUntilExit(limit: .seconds(5)) }
     if !signalled {
       let requests = try await fixture.requests("files/\(ParseFixture.appID)/\(Self.name)")
       Issue.record(
-        "imgfetch ended (status \(process.terminationStatus)) before the signal, after \(requests) file requests")
+        "imgfetch ended (\(termination)) before the signal, after \(requests) file requests")
       return
     }
     #expect(stopped, "imgfetch did not stop promptly")
-    #expect(process.terminationStatus == 130)
+    #expect(termination == .exit(130))
     let names = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter {
       $0 != "stderr.txt" && $0 != ".locks" && $0 != "CACHEDIR.TAG"
     }

@@ -2,7 +2,7 @@ import ImgfetchCLI
 import Testing
 
 /// The progress line fits the terminal and says what a user wants to know.
-@Suite struct ProgressLineTests {
+@Suite(.timeLimit(.minutes(30))) struct ProgressLineTests {
   @Test func transferWithKnownSize() {
     let line = ProgressLine(
       label: "photo.jpg", bytesReceived: 1_200_000, bytesExpected: 3_400_000, bytesPerSecond: 2_100_000)

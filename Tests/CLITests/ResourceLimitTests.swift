@@ -7,7 +7,7 @@ import Testing
 /// Decompression bombs and abusive servers, met by the CLI running under a memory and a CPU limit
 /// (util-linux `prlimit`): each is refused (or, for bombs the decoder skips, decoded) quickly, with
 /// one line on stderr and the documented exit code, never a crash.
-@Suite(.timeLimit(.minutes(10))) struct ResourceLimitTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct ResourceLimitTests {
   /// 512 MiB of address space: the runtime, libcurl and a 100 MP gray image fit; the
   /// allocations a bomb asks for do not.
   static let memoryLimit = 512 << 20

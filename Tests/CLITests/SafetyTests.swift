@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Command lines that must never destroy data, trap or flood a terminal.
-@Suite(.timeLimit(.minutes(10))) struct SafetyTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct SafetyTests {
   /// Runs `imgfetch` under a pseudo-terminal (util-linux `script`), as a user at a terminal would.
   /// - Returns: The exit status and everything the terminal received.
   static func runOnATerminal(_ arguments: [String], pipeInto filter: String? = nil, in directory: URL) throws

@@ -5,7 +5,7 @@ import Testing
 
 /// `--shard K/N` over a class run as a scale-out would run it: N processes of the binary against the
 /// fixture Parse Server, which counts the rows it sends (issue 12.9).
-@Suite(.timeLimit(.minutes(10))) struct ShardTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct ShardTests {
   static let size = 200
 
   static func server() async throws -> (ParseFixture, [String]) {

@@ -9,7 +9,7 @@ import Testing
 /// FIFOs and devices given to `imgfetch` as inputs or outputs (issue 11, items 1 and 7): an input
 /// that is not a regular file is refused at once with one line, and an output that is not a regular
 /// file is written, never replaced. Every run sits under `timeout`, so a hang fails the test.
-@Suite(.timeLimit(.minutes(10))) struct SpecialFileTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct SpecialFileTests {
   /// Runs imgfetch with a 60 s wall limit (exit 124 when it hangs).
   func run(_ arguments: [String]) throws -> ProcessResult {
     let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path

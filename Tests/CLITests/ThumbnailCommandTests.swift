@@ -5,7 +5,7 @@ import Testing
 import Thumbnails
 
 /// `imgfetch --thumbnail` on local files, run as a user runs it (the built binary, in a process).
-@Suite(.timeLimit(.minutes(10))) struct ThumbnailCommandTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct ThumbnailCommandTests {
   static func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
     let url = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: url) }
@@ -186,19 +186,14 @@ import Thumbnails
         try FileManager.default.copyItem(atPath: Fixtures.image("Landscape_1.jpg"), toPath: path)
         sources.append(path)
       }
-      let process = Process()
-      process.executableURL = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
-      process.arguments = ["--thumbnail", "200", "--jobs", "1"] + sources
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      let imgfetch = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
+      let process = try ChildProcess.Running([imgfetch, "--thumbnail", "200", "--jobs", "1"] + sources)
       // Wait for the first thumbnail, then press Ctrl-C.
       let first = Self.thumbnailPath(sources[0], .longestSide(200))
       let deadline = Date().addingTimeInterval(60)
       while !FileManager.default.fileExists(atPath: first) && Date() < deadline { usleep(10_000) }
-      process.interrupt()
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 130)
+      process.send(SIGINT)
+      #expect(process.waitUntilExit() == .exit(130))
       let files = Self.files(in: directory)
       let thumbnails = files.filter { $0.contains(".thumb-") }
       #expect(!thumbnails.isEmpty && thumbnails.count < sources.count)

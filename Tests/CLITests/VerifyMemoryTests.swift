@@ -8,7 +8,7 @@ import Testing
 /// Issue 14.2: `imgfetch verify` hands back no pixels, so it decodes row by row into one scratch row
 /// and its memory grows with the width, not the area (it used to hold the whole image: 256 MiB for a
 /// 9000x9000 PNG, 110 MiB for a 30 MP JPEG).
-@Suite(.timeLimit(.minutes(10))) struct VerifyMemoryTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct VerifyMemoryTests {
   static let peakLimit = 48 << 20
 
   @Test func verifyOfA9000SquareRGBPNGStaysUnder48MiB() throws {

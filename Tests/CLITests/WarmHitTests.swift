@@ -12,7 +12,7 @@ import Testing
 /// The warm hit (`imgfetch Class/objectId --column COL --thumbnail N` with the file cached): one
 /// process, one object request (through libcurl, the one HTTP stack), no file request, no decode, no
 /// Foundation networking or ICU; and the cold object before it, in the same single process.
-@Suite(.timeLimit(.minutes(10))) struct WarmHitTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct WarmHitTests {
   static let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
   static let objectRoute = "classes/Photo/aaaaaaaaaa"
   static let fileRoute = "files/\(ParseFixture.appID)/\(name)"
@@ -218,28 +218,29 @@ import Testing
     // cooperative thread in an AddressSanitizer run under load.)
     try await fixture.inject([["target": Self.objectRoute, "kind": "delay", "seconds": 600, "times": -1]])
     let before = try await fixture.requests(Self.objectRoute)
-    let process = Process()
-    process.executableURL = Fixtures.productsDirectory.appendingPathComponent("imgfetch")
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
+    let imgfetch = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
+    let output = try ChildProcess.pipe()
+    let errors = try ChildProcess.pipe()
+    let process = try ChildProcess.Running(
+      [imgfetch] + arguments, stdio: [-1, output.writing.fileDescriptor, errors.writing.fileDescriptor])
+    try output.writing.close()
+    try errors.writing.close()
     let clock = ContinuousClock()
     let deadline = clock.now + .seconds(30)
     while try await fixture.requests(Self.objectRoute) == before && clock.now < deadline {
       try await Task.sleep(for: .milliseconds(20))
     }
-    kill(process.processIdentifier, signalNumber)
+    process.send(signalNumber)
     let stopBy = clock.now + .seconds(30)
     while process.isRunning && clock.now < stopBy { try await Task.sleep(for: .milliseconds(20)) }
     #expect(!process.isRunning, "imgfetch did not stop promptly")
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
-    #expect(process.terminationReason == .exit && process.terminationStatus == 130)
-    let stderrText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let termination = try await offThePool { process.waitUntilExit(limit: .seconds(5)) }
+    #expect(termination == .exit(130))
+    let (stdoutData, stderrData) = try await offThePool {
+      (output.reading.readDataToEndOfFile(), errors.reading.readDataToEndOfFile())
+    }
+    let stderrText = String(decoding: stderrData, as: UTF8.self)
     #expect(stderrText == "imgfetch: interrupted\n", "\(stderrText)")
-    #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    #expect(stdoutData.isEmpty)
   }
 }

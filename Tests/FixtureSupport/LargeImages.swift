@@ -35,7 +35,7 @@ public enum LargeImages {
 
   /// The Python command that writes a `side`-square PNG whose pixels are all zero, from a small
   /// zlib stream (level 9: 800 MB of 16-bit RGBA rows from about 780 KB), to `path`. Run it with the
-  /// runner the test needs (``runProcess(_:_:environment:)`` or, from async tests,
+  /// runner the test needs (``runProcess(_:_:environment:limit:)`` or, from async tests,
   /// `runProcessOffThePool`).
   /// - Parameters:
   ///   - path: Where to write it.

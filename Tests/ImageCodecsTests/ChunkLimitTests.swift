@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 14.1: a PNG chunk header claiming more than `maxChunkBytes` is a limit error before libpng
 /// allocates anything, whatever the chunk type; chunks imgfetch never uses are skipped unread.
-@Suite struct ChunkLimitTests {
+@Suite(.timeLimit(.minutes(30))) struct ChunkLimitTests {
   static let cases: [(String, UInt32)] = ChunkBombs.ancillaryTypes.flatMap { type in
     ChunkBombs.lengths.map { (type, $0) }
   }
@@ -78,7 +78,7 @@ import Testing
 
 /// Issue 11.12 / 13.9: a libpng error's kind comes from the decoder's state, not from message text,
 /// and nothing from one check sticks to a later, unrelated failure.
-@Suite struct PNGErrorKindTests {
+@Suite(.timeLimit(.minutes(30))) struct PNGErrorKindTests {
   @Test func anIHDROverTheSizeLimitsIsALimitErrorWithTheSameMessageAsJPEG() throws {
     var png = PNGBuilder()
     png.header(width: 70_000, height: 1)

@@ -3,7 +3,7 @@ import ImageCodecs
 import Testing
 
 /// Pixel formats, limits, DCT scaling and buffer reuse.
-@Suite struct DecodeOptionsTests {
+@Suite(.timeLimit(.minutes(30))) struct DecodeOptionsTests {
   @Test func sourceFormatFollowsTheFile() throws {
     let cases: [(String, PixelFormat)] = [
       ("basn0g01.png", .gray8), ("basn4a08.png", .grayAlpha8), ("basn2c08.png", .rgb8), ("basn6a08.png", .rgba8),

@@ -13,7 +13,7 @@ import Testing
 /// second thread decodes the far half of the scan), intact and damaged (cut, bytes changed in either
 /// half, EOI gone, bytes before and after EOI).
 /// Serialized and yielding between decodes, like VerdictProofTests.
-@Suite(.serialized) struct EighthScaleDecoderTests {
+@Suite(.serialized, .timeLimit(.minutes(30))) struct EighthScaleDecoderTests {
   /// What a decode gave: pixels, or an error's kind and message.
   enum Outcome: Equatable, CustomStringConvertible {
     case image(Image)

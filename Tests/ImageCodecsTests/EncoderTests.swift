@@ -4,7 +4,7 @@ import ImageCodecs
 import Testing
 
 /// JPEG and PNG encoding round-trips, and atomic file writes.
-@Suite struct EncoderTests {
+@Suite(.timeLimit(.minutes(30))) struct EncoderTests {
   @Test(arguments: ["basn0g08.png", "basn4a08.png", "basn2c08.png", "basn6a08.png"])
   func pngRoundTripIsLossless(_ name: String) throws {
     let image = try ImageDecoder.decode(contentsOf: Fixtures.image(name))

@@ -5,7 +5,7 @@ import Testing
 
 /// The project's own hostile PNGs (`Fixtures/hostile`, made by make_hostile.py): damage confined to
 /// ancillary chunks is tolerated, bombs are defused, critical damage is rejected.
-@Suite struct HostileInputTests {
+@Suite(.timeLimit(.minutes(30))) struct HostileInputTests {
   static func path(_ name: String) -> String { Fixtures.root.appendingPathComponent("Fixtures/hostile/\(name)").path }
 
   static func clean() throws -> Image { try ImageDecoder.decode(contentsOf: path("clean-rgb-16x8.png")) }
@@ -47,7 +47,7 @@ import Testing
 }
 
 /// Progressive JPEGs with absurd scan counts (`Fixtures/hostile/make_scan_bomb.sh`).
-@Suite struct ScanLimitTests {
+@Suite(.timeLimit(.minutes(30))) struct ScanLimitTests {
   static func path(_ name: String) -> String { Fixtures.root.appendingPathComponent("Fixtures/hostile/\(name)").path }
 
   @Test func manyValidScansDecodeToTheSamePixels() throws {

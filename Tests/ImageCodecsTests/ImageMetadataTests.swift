@@ -4,7 +4,7 @@ import ImageCodecs
 import Testing
 
 /// Comments written by the encoder and read back by `ImageMetadata`, without decoding pixels.
-@Suite struct ImageMetadataTests {
+@Suite(.timeLimit(.minutes(30))) struct ImageMetadataTests {
   static let image: Image = {
     var bytes: [UInt8] = []
     for i in 0..<(12 * 8) { bytes += [UInt8(i), UInt8(255 - i), 40] }

@@ -9,7 +9,7 @@ import Testing
 /// (the caller then decodes with zlib or libpng). Streams: every PNG fixture's image data, Python's
 /// zlib at every level and strategy and crafted fixed, stored and malformed blocks
 /// (`Fixtures/inflate/generate.py`), cut into every kind of pieces and output rooms, then damaged.
-@Suite struct InflateTests {
+@Suite(.timeLimit(.minutes(30))) struct InflateTests {
   static var directory: URL { Fixtures.root.appendingPathComponent("Fixtures/inflate") }
 
   static func streams(_ prefixes: [String]) throws -> [(name: String, bytes: [UInt8])] {

@@ -5,7 +5,7 @@ import Testing
 
 /// Broken, truncated and hostile files are rejected with the right kind of error, never a crash,
 /// never a half-decoded image.
-@Suite struct InvalidInputTests {
+@Suite(.timeLimit(.minutes(30))) struct InvalidInputTests {
   /// huge_iCCP_chunk.png claims a 1 GiB iCCP chunk in a 57-byte file: a limit error before libpng
   /// allocates (issue 14.1), no longer libpng's "truncated" after it allocated.
   static let expectedKinds: [(String, DecodeError.Kind)] = [

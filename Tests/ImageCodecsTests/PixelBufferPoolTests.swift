@@ -5,7 +5,7 @@ import Testing
 @testable import ImageCodecs
 
 /// Large freed buffers are reused by the next image instead of being faulted in again.
-@Suite struct PixelBufferPoolTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(30))) struct PixelBufferPoolTests {
   let big = 40 << 20
 
   /// Issue 13.7: a library keeps none of its users' memory unless the application asks.
@@ -63,7 +63,7 @@ import Testing
 }
 
 /// Issue 11.13: pixel memory sized by input is an error when it is not available, never a trap.
-@Suite struct ImageAllocationTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(30))) struct ImageAllocationTests {
   /// 2^20 x 2^20 RGBA16: 8 TiB, within `Int` but beyond any machine.
   static let side = 1 << 20
 

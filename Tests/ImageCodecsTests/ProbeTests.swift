@@ -3,7 +3,7 @@ import ImageCodecs
 import Testing
 
 /// The header probe reports what the file says without decoding pixels.
-@Suite struct ProbeTests {
+@Suite(.timeLimit(.minutes(30))) struct ProbeTests {
   @Test func interlacedPalettePNG() throws {
     let header = try ImageDecoder.probe(contentsOf: Fixtures.image("basi3p08.png"))
     #expect(header.format == .png)

@@ -13,7 +13,7 @@ import Testing
 /// restart markers, each chroma layout, gray and CMYK), truncation sweeps, and damaged copies
 /// (bytes changed, restart markers renumbered, markers inserted). Serialized and yielding between
 /// decodes, like VerdictProofTests.
-@Suite(.serialized) struct ProgressiveDecoderTests {
+@Suite(.serialized, .timeLimit(.minutes(30))) struct ProgressiveDecoderTests {
   typealias Outcome = EighthScaleDecoderTests.Outcome
 
   static func options(_ format: PixelFormatRequest, scale: JPEGScale, libjpegOnly: Bool) -> DecodeOptions {

@@ -4,7 +4,7 @@ import Testing
 
 /// Every conformance fixture decodes to the exact pixels of libpng/djpeg (reference.tsv), or is
 /// rejected when the table says it is invalid.
-@Suite struct ReferencePixelsTests {
+@Suite(.timeLimit(.minutes(30))) struct ReferencePixelsTests {
   static let rows = (try? ReferenceRow.load()) ?? []
 
   /// PNG as RGBA8, JPEG as RGB8 or gray8: the layouts the reference hashes were made in.

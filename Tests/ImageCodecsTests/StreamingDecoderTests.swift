@@ -4,7 +4,7 @@ import ImageCodecs
 import Testing
 
 /// `StreamingDecoder`: bytes pushed in any chunking give the one-call decode's pixels and verdict.
-@Suite struct StreamingDecoderTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(30))) struct StreamingDecoderTests {
   /// Feeds `bytes` in seeded random chunk sizes (1...maxChunk), reading rows into a full-size image
   /// as they become available; returns the image or the first error.
   static func stream(
@@ -259,7 +259,7 @@ import Testing
 }
 
 /// Issue 11.11: a DCT scale above 8/8 enlarges the output; the limits apply to what is allocated.
-@Suite struct ScaledLimitTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(30))) struct ScaledLimitTests {
   @Test func aScaledJPEGOverThePixelLimitIsALimitError() throws {
     let bytes = try Fixtures.bytes("testorig.jpg")  // 227x149 = 33,823 pixels
     let options = DecodeOptions(limits: DecodeLimits(maxPixels: 100_000), jpegScale: JPEGScale(eighths: 16))

@@ -14,7 +14,7 @@ import Testing
 /// seeds and, when present, the local fuzz corpora (.build/fuzz*/corpus).
 /// Serialized, and yielding between decodes: its cases are long runs of synchronous decodes, which
 /// would otherwise hold the threads of the cooperative pool that other suites' waits resume on.
-@Suite(.serialized) struct VerdictProofTests {
+@Suite(.serialized, .timeLimit(.minutes(30))) struct VerdictProofTests {
   /// A verdict: accepted, or the kind of the rejection.
   enum Verdict: Equatable, CustomStringConvertible {
     case accepted

@@ -3,7 +3,7 @@ import Testing
 @testable import ParseFetch
 
 /// The one classifier of cache file names (issue 13.3, 11.5).
-@Suite struct CacheFileTests {
+@Suite(.timeLimit(.minutes(30))) struct CacheFileTests {
   @Test(arguments: [
     ("photo.jpg", CacheFile.entry),
     ("pic+0123456789abcdef0123456789abcdef.tmpl", .entry),

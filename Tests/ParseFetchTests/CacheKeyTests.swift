@@ -3,7 +3,7 @@ import Testing
 
 @testable import ParseFetch
 
-@Suite struct CacheKeyTests {
+@Suite(.timeLimit(.minutes(30))) struct CacheKeyTests {
   @Test func usesAValidParseNameAsItIs() {
     let name = "d41d8cd98f00b204e9800998ecf8427e_photo 1@2x~v.jpg"
     #expect(CacheKey(parseFileName: name).fileName == name)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ParseFetch
 
-@Suite struct DiskCacheTests {
+@Suite(.timeLimit(.minutes(30))) struct DiskCacheTests {
   let directory: URL
   init() throws { directory = try TestFiles.scratchDirectory() }
 

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 import ParseFixtureSupport
 import Synchronization
@@ -11,7 +12,7 @@ import Testing
 /// the entry lock between fetchers. The loader is ``LocalFileLoader`` (the `DataLoading` role
 /// served from local files, held or broken off at a byte); what HTTP does to a download is
 /// `FileFetcherServerTests`' and `DownloaderTests`' subject.
-@Suite(.timeLimit(.minutes(10))) struct FileFetcherTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct FileFetcherTests {
   let url = URL(string: "https://files.example/parse/files/app/landscape.jpg")!
   let original: Data
   let cache: DiskCache
@@ -200,18 +201,15 @@ import Testing
           os.rename(entry + ".tmp-other", entry)
       """
     let entry = cache.path(for: key)
-    let other = Process()
-    other.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    other.arguments = [
-      "python3", "-c", script, cache.lockPath(forFileName: key.fileName),
-      TestFiles.image("Landscape_1.jpg").path, entry,
-    ]
-    let output = Pipe()
-    other.standardOutput = output
-    try other.run()
-    let line = await withCheckedContinuation { continuation in
-      Thread { continuation.resume(returning: output.fileHandleForReading.availableData) }.start()
-    }
+    let output = try ChildProcess.pipe()
+    let other = try ChildProcess.Running(
+      [
+        "python3", "-c", script, cache.lockPath(forFileName: key.fileName), TestFiles.image("Landscape_1.jpg").path,
+        entry,
+      ], stdio: [-1, output.writing.fileDescriptor, -1])
+    try output.writing.close()
+    defer { other.waitUntilExit() }
+    let line = try await offThePool { output.reading.availableData }
     #expect(String(decoding: line, as: UTF8.self).hasPrefix("LOCKED"))
     let loader = loader()
     let file = try await fetcher(loader).fetch(url, key: key)

@@ -4,7 +4,7 @@ import Testing
 @testable import ParseFetch
 
 /// The objectId slices of `--shard K/N`: a partition of every possible id, balanced for Parse's ids.
-@Suite struct ObjectIDRangeTests {
+@Suite(.timeLimit(.minutes(30))) struct ObjectIDRangeTests {
   static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
   static func randomID(length: Int = 10) -> String {

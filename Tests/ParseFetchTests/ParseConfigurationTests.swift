@@ -3,7 +3,7 @@ import Testing
 
 @testable import ParseFetch
 
-@Suite struct ParseConfigurationTests {
+@Suite(.timeLimit(.minutes(30))) struct ParseConfigurationTests {
   static let environment = [
     "PARSE_SERVER_URL": "https://example.com/parse", "PARSE_APPLICATION_ID": "app",
     "PARSE_REST_API_KEY": "rest-SECRET", "PARSE_MASTER_KEY": "master-SECRET",

@@ -24,10 +24,12 @@ public final class ServerProcess: @unchecked Sendable {
     }
   }
 
-  /// Starts `arguments[0]` and waits for its `PORT` line, blocking the calling thread.
+  /// Starts `arguments[0]` and waits for its `PORT` line (at most two minutes: a server that never
+  /// says it is ready is stopped and the start fails, rather than the test waiting for ever),
+  /// blocking the calling thread.
   ///
-  /// The server starts with no signal blocked: a test thread's mask, which a child inherits
-  /// otherwise, blocks SIGTERM, and the server would never stop.
+  /// The server starts with no signal blocked (``ChildProcess``): a test thread's mask, which a
+  /// child would inherit otherwise, blocks SIGTERM, and the server would never stop.
   private init(_ arguments: [String]) throws {
     let pipe = try ChildProcess.pipe()
     // Never the test process's own stderr: `swift test` reads that pipe until every holder
@@ -39,11 +41,13 @@ public final class ServerProcess: @unchecked Sendable {
       try? FileManager.default.removeItem(at: log)  // the server keeps writing to the open file
     }
     let pid = try ChildProcess.spawn(
-      arguments, environment: ["NGINX_TEST_HOST_WATCH_PARENT": "1"],
-      stdio: [-1, pipe.writing.fileDescriptor, logFile], unblockSignals: true)
+      arguments, environment: ["NGINX_TEST_HOST_WATCH_PARENT": "1"], stdio: [-1, pipe.writing.fileDescriptor, logFile])
     try pipe.writing.close()
     var text = ""
-    while !text.contains("\n") {
+    let deadline = ContinuousClock.now + .seconds(120)
+    while !text.contains("\n") && ContinuousClock.now < deadline {
+      var ready = pollfd(fd: pipe.reading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+      guard poll(&ready, 1, 100) > 0 else { continue }  // nothing yet, or EINTR: look again
       let chunk = pipe.reading.availableData
       guard !chunk.isEmpty else { break }
       text += String(decoding: chunk, as: UTF8.self)

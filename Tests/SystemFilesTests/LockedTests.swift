@@ -6,7 +6,7 @@ import Testing
 /// the ThreadSanitizer run (scripts/sanitizers/thread-tests): there, a contended
 /// `Synchronization.Mutex` reads as a data race, because its waiters sleep in a futex the sanitizer
 /// cannot see; a `Locked` under the same contention must not.
-@Suite struct LockedTests {
+@Suite(.timeLimit(.minutes(30))) struct LockedTests {
   @Test func contendedUpdatesFromManyThreadsAreAllKept() {
     let counts = Locked([Int: Int]())
     let threads = 4

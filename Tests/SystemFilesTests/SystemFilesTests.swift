@@ -158,7 +158,7 @@ func readAvailable(_ descriptor: Int32) -> [UInt8] {
   }
 }
 
-@Suite struct FileStatusTests {
+@Suite(.timeLimit(.minutes(30))) struct FileStatusTests {
   @Test func timesOrderAndPrintWithNineDigits() {
     let early = FileTime(seconds: 10, nanoseconds: 5)
     let late = FileTime(seconds: 10, nanoseconds: 6)

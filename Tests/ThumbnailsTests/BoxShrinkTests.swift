@@ -6,7 +6,7 @@ import Testing
 @testable import Thumbnails
 
 /// The integer box shrink at the largest factors a plan can pick: sums must never wrap.
-@Suite(.timeLimit(.minutes(10))) struct BoxShrinkTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct BoxShrinkTests {
   /// A `width` x `height` RGBA image of one colour, filled row by row (fast even in a debug build).
   static func solid(width: Int, height: Int, rgba: [UInt8]) throws -> Image {
     var image = try Image(width: width, height: height, pixelFormat: .rgba8)
@@ -98,7 +98,7 @@ import Testing
 }
 
 /// The resampler's buffers: running out of memory is an error for that image, never an abort.
-@Suite(.timeLimit(.minutes(10))) struct ResamplerMemoryTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct ResamplerMemoryTests {
 
   /// A 100x100 RGBA PNG upscaled to 10,000 x 10,000 (at the 100-megapixel limit) under 384 MiB of
   /// address space: the decode fits, the 400 MB result does not. An AddressSanitizer build, which

@@ -3,7 +3,7 @@ import ImageCodecs
 import Testing
 import Thumbnails
 
-@Suite struct OrientationTests {
+@Suite(.timeLimit(.minutes(30))) struct OrientationTests {
   static let exifFixtures = [
     "Landscape_0.jpg", "Landscape_1.jpg", "Landscape_3.jpg", "Landscape_5.jpg", "Landscape_7.jpg",
     "Portrait_2.jpg", "Portrait_4.jpg", "Portrait_6.jpg", "Portrait_8.jpg", "right-orientation.jpeg",

@@ -8,7 +8,7 @@ import Testing
 /// A progressive JPEG's thumbnail at 1/8 scale: every scan is decoded (by imgfetch's JPEG engine,
 /// with its 1x1 luma kept DC-only), so the thumbnail is the one made from libjpeg's own decode and
 /// its verdict is the full decode's, damage anywhere in the file included.
-@Suite struct ProgressiveThumbnailTests {
+@Suite(.timeLimit(.minutes(30))) struct ProgressiveThumbnailTests {
   static func libjpegDecode(_ bytes: [UInt8], scale: JPEGScale) throws -> Image {
     var options = DecodeOptions(jpegScale: scale)
     options.libjpegOnly = true

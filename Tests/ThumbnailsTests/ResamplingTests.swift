@@ -4,7 +4,7 @@ import Testing
 
 @testable import Thumbnails
 
-@Suite struct ResamplingTests {
+@Suite(.timeLimit(.minutes(30))) struct ResamplingTests {
   @Test(arguments: [PixelFormat.gray8, .grayAlpha8, .rgb8, .rgba8])
   func flatImagesStayExactlyFlatUpToTheEdges(format: PixelFormat) throws {
     let pixel: [UInt8] =

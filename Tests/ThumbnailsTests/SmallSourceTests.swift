@@ -3,7 +3,7 @@ import ImageCodecs
 import Testing
 import Thumbnails
 
-@Suite struct SmallSourceTests {
+@Suite(.timeLimit(.minutes(30))) struct SmallSourceTests {
   static let sizes = [(1, 1), (1, 9), (9, 1), (3, 7), (7, 3), (1, 600), (600, 1)]
 
   @Test(arguments: sizes)

@@ -9,7 +9,7 @@ import Thumbnails
   import Glibc
 #endif
 
-@Suite struct ThumbnailFileTests {
+@Suite(.timeLimit(.minutes(30))) struct ThumbnailFileTests {
   let thumbnailer = Thumbnailer(options: ThumbnailOptions(size: .longestSide(256)))
 
   /// Copies a fixture into `directory` and returns the copy's path.

@@ -6,7 +6,7 @@ import Testing
 /// Issue 14.3: a thumbnail's decode feeds the shrink row by row, so the whole process's peak memory
 /// follows the thumbnail, not the source (it used to hold the whole decoded image: 259 MiB for
 /// `--thumbnail 256` of a 9000x9000 PNG).
-@Suite struct ThumbnailMemoryTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(30))) struct ThumbnailMemoryTests {
   @Test func aThumbnailOfA9000SquarePNGStaysUnder48MiB() throws {
     try TestImages.withTemporaryDirectory { directory in
       let path = directory + "/rgb-9000.png"

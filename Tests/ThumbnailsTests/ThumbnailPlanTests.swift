@@ -3,7 +3,7 @@ import Testing
 
 @testable import Thumbnails
 
-@Suite struct ThumbnailPlanTests {
+@Suite(.timeLimit(.minutes(30))) struct ThumbnailPlanTests {
   func plan(
     _ width: Int, _ height: Int, _ size: ThumbnailSize, fit: ThumbnailFit = .inside,
     format: ImageFormat = .jpeg,

@@ -7,7 +7,7 @@ import Testing
 
 /// The streamed thumbnail (rows from a `StreamingDecoder` through the box shrink as they arrive)
 /// against the one-call path it replaces: a whole decode at the plan's scale, then the renderer.
-@Suite struct ThumbnailStreamTests {
+@Suite(.timeLimit(.minutes(30))) struct ThumbnailStreamTests {
   /// JPEG at every DCT scale the plan picks, PNG of every kind (gray, palette, 16-bit, alpha,
   /// interlaced), EXIF orientations.
   static let fixtures = [

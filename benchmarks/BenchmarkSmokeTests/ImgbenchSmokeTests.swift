@@ -4,7 +4,7 @@ import Testing
 
 /// Runs the built `imgbench --smoke` on a repository fixture, so the harness cannot rot unnoticed.
 /// The full benchmark is not part of CI; this only proves it runs and reports sane figures.
-@Suite(.timeLimit(.minutes(10))) struct ImgbenchSmokeTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct ImgbenchSmokeTests {
   /// `imgbench` sits beside `imgfetch` in the products directory of the build under test.
   static let imgbench = Fixtures.productsDirectory.appendingPathComponent("imgbench").path
 

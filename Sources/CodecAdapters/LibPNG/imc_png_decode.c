@@ -60,6 +60,7 @@ struct imc_png_session {
   /* Push mode's own path on the image data (imc_png_fast.c), from the first IDAT on. */
   imc_png_fast *fast;
   int started_over;       /* it gave up: libpng reads the kept bytes again from the first */
+  int has_info;           /* push_info ran for this libpng session */
   /* PLTE and tRNS as read, before png_read_update_info rewrites the info for the output. */
   uint8_t palette[256 * 3];
   int palette_entries;
@@ -365,6 +366,11 @@ static void push_info(png_structp png, png_infop info) {
   (void)info;
   struct imc_png_session *session = png_get_progressive_ptr(png);
   imc_decoder *decoder = session->decoder;
+  /* libpng's progressive reader calls this again at an IDAT that follows another chunk after the
+   * image data, once it has said "Too many IDATs found" (a benign error, which its sequential reader
+   * also only warns about): the image was set up at the first IDAT, and this one is skipped. */
+  if (session->has_info) return;
+  session->has_info = 1;
   if (describe(decoder, session->status) != IMC_OK) png_error(png, session->status->message);
   const imc_info *out = &decoder->info;
   if (session->started_over) return; /* the queue is the one the fast path filled */
@@ -422,6 +428,7 @@ static void push_end(png_structp png, png_infop info) {
 /* Sets up libpng's progressive reader on a created session. */
 static int32_t begin_pushing(struct imc_png_session *session, imc_status *status) {
   png_structp png = session->png;
+  session->has_info = 0;
   if (setjmp(png_jmpbuf(png))) return status->code;
   png_set_progressive_read_fn(png, session, push_info, push_row, push_end);
   configure(png, session->request);
@@ -693,7 +700,11 @@ static int32_t imc_png_read(imc_decoder *decoder, uint8_t *pixels, size_t row_by
   for (uint32_t y = 0; y < height; y++) session->rows[y] = pixels + (size_t)y * row_bytes;
   if (setjmp(png_jmpbuf(png))) return status->code;
   png_read_image(png, session->rows);
-  png_read_end(png, NULL);
+  /* The chunks after the image data, up to IEND, judged as libpng's full read judges them: with
+   * the info structure, an unknown critical chunk, a second PLTE or IHDR is an error, as in libpng's
+   * progressive reader (the streamed path); with NULL, png_read_end would only check their CRCs.
+   * Nothing after IEND is read. */
+  png_read_end(png, session->info);
   return IMC_OK;
 }
 
@@ -715,7 +726,7 @@ static int32_t imc_png_validate(imc_decoder *decoder, imc_status *status) {
   if (setjmp(png_jmpbuf(png))) return status->code;
   for (int pass = 0; pass < session->passes; pass++)
     for (uint32_t y = 0; y < height; y++) png_read_row(png, session->rows[0], NULL);
-  png_read_end(png, NULL);
+  png_read_end(png, session->info); /* as in imc_png_read */
   return IMC_OK;
 }
 

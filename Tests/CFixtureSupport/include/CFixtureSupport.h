@@ -18,10 +18,9 @@ int cfs_pipe_cloexec(int ends[2]);
 
 /// Starts `file` (looked up in `PATH` when it has no slash) with `argv` and `envp`, in a process
 /// group of its own. Its descriptors 0, 1 and 2 are `stdio[0..2]` (or /dev/null where that is
-/// negative), and it gets no other descriptor of this process. With `unblock_signals`, it starts
-/// with no signal blocked instead of the calling thread's mask.
+/// negative), and it gets no other descriptor of this process. It starts with no signal blocked and
+/// every signal at its default action, as a shell starts a command.
 /// Returns 0 with `*pid` set, or an `errno` value.
-int cfs_spawn(pid_t *pid, const char *file, char *const argv[], char *const envp[], const int stdio[3],
-              int unblock_signals);
+int cfs_spawn(pid_t *pid, const char *file, char *const argv[], char *const envp[], const int stdio[3]);
 
 #endif
