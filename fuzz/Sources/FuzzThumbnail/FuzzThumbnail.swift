@@ -14,9 +14,7 @@ public func fuzzThumbnail(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     ThumbnailOptions(size: .longestSide(64), limits: limits),
     ThumbnailOptions(size: .longestSide(1), filter: .bilinear, limits: limits),
     ThumbnailOptions(size: .box(width: 17, height: 5), fit: .cover, limits: limits),
-    ThumbnailOptions(
-      size: .box(width: 300, height: 3), allowsUpscaling: true, appliesOrientation: false, limits: limits,
-      decodesEveryScan: true),
+    ThumbnailOptions(size: .box(width: 300, height: 3), allowsUpscaling: true, appliesOrientation: false, limits: limits),
   ]
   if let image = try? Thumbnailer(options: requests[Int(bytes.last ?? 0) % requests.count]).image(from: bytes) {
     precondition(image.width >= 1 && image.height >= 1)
