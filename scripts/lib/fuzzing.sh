@@ -21,6 +21,7 @@ fuzz_scratch() { # mode
     address) echo "$PWD/fuzz/.build" ;;
     thread) echo "$PWD/fuzz/.build-thread" ;;
     libs) echo "$PWD/fuzz/.build-libs" ;;
+    coverage) echo "$PWD/fuzz/.build-coverage" ;;
   esac
 }
 
@@ -35,6 +36,10 @@ fuzz_build() { # mode log [product...]
   [ $# -ne 1 ] && products=() # several products: build them all in one go
   local flags=(--scratch-path "$scratch" --sanitize=fuzzer -Xswiftc "-sanitize=fuzzer,$sanitizer"
     -Xcc "-fsanitize=$sanitizer" -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined -Xcc -O1)
+  # Coverage: no sanitizer, the C code at -O0 with clang's source-based coverage (replays only).
+  # (-profile-generate to swiftc links the profile runtime that writes the counts at exit.)
+  [ "$mode" = coverage ] && flags=(--scratch-path "$scratch" --sanitize=fuzzer -Xswiftc -profile-generate
+    -Xcc -fprofile-instr-generate -Xcc -fcoverage-mapping)
   (cd fuzz && swift build "${flags[@]}" "${products[@]}") >"$log" 2>&1 && return 0
   # A scratch build kept across pulls can hold a stale plan (a source file or module of the main
   # package added or removed): drop the plan and build once more.
