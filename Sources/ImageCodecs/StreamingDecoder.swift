@@ -97,6 +97,10 @@ public final class StreamingDecoder {
     if imc_stream_set_source_file(stream, path) != IMC_OK { imc_stream_set_source_file(stream, nil) }
   }
 
+  /// ``readsFile(_:)`` for the fuzz package (`FuzzJPEGEngine` streams as a file's thumbnail does),
+  /// which cannot see `package` API. Not part of the API.
+  @_spi(Fuzzing) public func fuzzingReadsFile(_ path: String) { readsFile(path) }
+
   /// Rows decoded and queued, not yet handed out by ``readRows(into:at:)`` (reading decodes more).
   public var availableRows: Int { stream.map { Int(imc_stream_rows_available($0)) } ?? 0 }
 

@@ -2,28 +2,34 @@ import FuzzSupport
 @_spi(Fuzzing) import ImageCodecs
 
 /// libFuzzer entry point, differential: every input (SOI forced) is decoded by imgfetch's JPEG
-/// engine (`Sources/CodecEngines/JPEG`) and by libjpeg alone (`libjpegOnly`), from memory and as a
-/// stream cut in two pieces (the second appended as the last, so a sequential scan may be split
-/// between two threads); a different verdict, message or pixel is a crash. The input's last byte
-/// picks the scale (1/8 or 1/4, the engine's), the pixel format (source, rgba8, gray8) and the cut.
-/// Every sequential scan of 64 bytes or more is split between two threads (`smallestSplitScan`),
-/// so that fuzzing reaches the split on small inputs; built with ThreadSanitizer
-/// (`scripts/fuzz --thread FuzzJPEGEngine`) the two threads are checked for races too.
+/// engine (`Sources/CodecEngines/JPEG`) and by libjpeg alone (`libjpegOnly`) on every path a file
+/// takes (from memory, from a file, validated, streamed in pieces); a different verdict, message,
+/// header or pixel is a crash (`FuzzSupport.requireSameOutcome`).
+///
+/// The input's first byte, which the forced SOI replaces (so mutating it never breaks the file),
+/// picks the options: bits 0-1 the pixel format (source, rgba8, gray8, rgb8: the engine's three
+/// outputs), bit 2 the scale (1/8 or 1/4, the two the engine takes), bit 3 whether the last piece
+/// is appended as the last, bit 4 whether the stream reads the file (as a file's thumbnail does),
+/// bits 5-7 the largest piece (see `Streaming`). Every sequential scan of 64 bytes or more is split
+/// between two threads (`smallestSplitScan`), so that fuzzing reaches the split on small inputs;
+/// built with ThreadSanitizer (`scripts/fuzz --thread FuzzJPEGEngine`) the two threads are checked
+/// for races too.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJPEGEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let input = UnsafeBufferPointer(start: data, count: size)
   let bytes = [0xFF, 0xD8, 0xFF] + input.dropFirst(min(size, 3))
-  let last = Int(input.last ?? 0)
-  let format: PixelFormatRequest = [.source, .rgba8, .gray8][last % 3]
-  let scale: JPEGScale = [.eighth, .quarter][(last / 3) % 2]
+  let control = Int(input.first ?? 0)
+  let format: PixelFormatRequest = [.source, .rgba8, .gray8, .rgb8][control & 3]
+  let scale: JPEGScale = control & 4 == 0 ? .eighth : .quarter
   var options = DecodeOptions(
     pixelFormat: format, limits: DecodeLimits(maxPixels: 1 << 22, maxJPEGScans: 64), jpegScale: scale)
   options.smallestSplitScan = 64
-  var reference = options
-  reference.libjpegOnly = true
-  options.libjpegOnly = false
+  var alone = options
+  alone.libjpegOnly = true
+  let streaming = Streaming(
+    choice: control >> 5, count: bytes.count, seed: UInt32(truncatingIfNeeded: bytes.count &* 2_654_435_761),
+    lastPiece: control & 8 != 0, readsFile: control & 16 != 0)
   requireSameOutcome(
-    bytes, ours: options, alone: reference, library: "libjpeg", cut: bytes.count * ((last / 6) % 16) / 16,
-    lastPiece: true)
+    bytes, ours: options, alone: alone, library: "libjpeg", streaming: streaming, scratchName: "fuzz-jpeg-engine")
   return 0
 }

@@ -1,51 +1,34 @@
 import FuzzSupport
-import Glibc
 import ImageCodecs
 
 /// libFuzzer entry point, differential: every input (PNG signature forced) is decoded by imgfetch's
-/// own PNG image-data path and by libpng alone (`libpngOnly`), from memory, as a validation and as a
-/// stream cut in two pieces where the input's last byte says; a different verdict, message or pixel
-/// is a crash. Unless the last byte's top bit is set, every whole chunk's CRC is made right first,
-/// so that mutations reach zlib, the filters and the chunk order instead of stopping at a CRC. The
-/// pixel format (source, rgba8, rgb8, gray8, native) also comes from the last byte.
+/// PNG rows engine (`Sources/CodecEngines/PNGRows`) and by libpng alone (`libpngOnly`) on every path
+/// a file takes (from memory, from a file, validated, streamed in pieces); a different verdict,
+/// message, header or pixel is a crash (`FuzzSupport.requireSameOutcome`).
+///
+/// The input's first byte, which the forced signature replaces (so mutating it never breaks the
+/// file), picks the options: bits 0-2 the pixel format (source, rgba8, rgb8, gray8, native, modulo
+/// 5), bit 3 whether the last piece is appended as the last, bits 4, 5 and 7 the largest piece
+/// (see `Streaming`). Unless its bit 6 is set, every whole chunk's CRC is made right first, so that
+/// mutations reach zlib, the filters and the chunk order instead of stopping at a CRC (a real PNG's
+/// first byte, 0x89, leaves bit 6 clear).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPNGRows(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let input = UnsafeBufferPointer(start: data, count: size)
   var bytes = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + input.dropFirst(min(size, 8))
-  let last = Int(input.last ?? 0)
-  if last & 0x80 == 0 { makeCRCsRight(&bytes) }
+  let control = Int(input.first ?? 0)
+  if control & 0x40 == 0 { makeCRCsRight(&bytes) }
   let formats: [PixelFormatRequest] = [.source, .rgba8, .rgb8, .gray8, .native]
-  var options = DecodeOptions(pixelFormat: formats[last % 5], limits: DecodeLimits(maxPixels: 1 << 16))
-  var reference = options
-  reference.libpngOnly = true
+  var options = DecodeOptions(pixelFormat: formats[(control & 7) % 5], limits: DecodeLimits(maxPixels: 1 << 16))
+  var alone = options
+  alone.libpngOnly = true
   options.libpngOnly = false
-  let file = scratchFile(bytes)
-  let validated = verdict { () throws(DecodeError) in _ = try ImageDecoder.validate(contentsOf: file, options: options)
-  }
-  let validatedAlone = verdict { () throws(DecodeError) in
-    _ = try ImageDecoder.validate(contentsOf: file, options: reference)
-  }
-  precondition(validated == validatedAlone, "validated: \(validated) != libpng alone: \(validatedAlone)")
+  let streaming = Streaming(
+    choice: (control >> 4) & 3 | (control >> 5) & 4, count: bytes.count,
+    seed: UInt32(truncatingIfNeeded: bytes.count &* 2_654_435_761), lastPiece: control & 8 != 0, readsFile: false)
   requireSameOutcome(
-    bytes, ours: options, alone: reference, library: "libpng", cut: bytes.count * ((last >> 3) % 16) / 16,
-    lastPiece: false)
+    bytes, ours: options, alone: alone, library: "libpng", streaming: streaming, scratchName: "fuzz-png-rows")
   return 0
-}
-
-/// `bytes` in this process's scratch file (validation reads a file).
-func scratchFile(_ bytes: [UInt8]) -> String {
-  let path = "/tmp/fuzz-png-rows-\(getpid()).png"
-  let file = fopen(path, "wb")!
-  _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
-  fclose(file)
-  return path
-}
-
-func verdict(_ validate: () throws(DecodeError) -> Void) -> String {
-  do throws(DecodeError) {
-    try validate()
-    return "accepted"
-  } catch { return "\(error.kind): \(error.message)" }
 }
 
 /// Recomputes the CRC of every whole chunk (stopping at a length that runs past the end).
@@ -55,12 +38,16 @@ func makeCRCsRight(_ bytes: inout [UInt8]) {
     let length = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
     guard length <= bytes.count - at - 12 else { return }
     var crc = ~UInt32(0)
-    for byte in bytes[at + 4..<at + 8 + length] {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-    }
+    for byte in bytes[at + 4..<at + 8 + length] { crc = crcTable[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] ^ (crc >> 8) }
     crc = ~crc
     for i in 0..<4 { bytes[at + 8 + length + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * i)) }
     at += 12 + length
   }
+}
+
+/// CRC-32 (PNG's polynomial) of each byte value.
+let crcTable: [UInt32] = (0..<256).map { (value: Int) -> UInt32 in
+  var crc = UInt32(value)
+  for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+  return crc
 }

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Writes a libFuzzer target's seed inputs into a directory (scripts/fuzz and scripts/fuzz-ci call it).
+
+    python3 fuzz/seeds.py TARGET DIRECTORY [--max-bytes N]
+
+Seeds are the project's fixtures of at most N bytes (default 65,536), put into the form the target
+reads (each target's entry point says how it reads its input):
+
+- FuzzJPEGEngine, FuzzPNGRows: the input's first byte (replaced by the format's signature before the
+  decode) picks the options; each fixture goes in under a few of the control bytes below, taken in
+  turn, so that every scale, pixel format and way of streaming starts from real files.
+- FuzzInflate: the input but its last byte is raw DEFLATE data and the last byte picks the pieces and
+  the output room: each stream (Fixtures/inflate, and the zlib data of every PNG fixture, without
+  its wrapper) goes in with two of the control bytes below appended, taken in turn.
+- FuzzStreaming: bytes 0-2 pick the options and the chunk sizes, the file follows them.
+- FuzzColor: the input is an ICC profile (the .icc files of Fixtures/color).
+- the other targets: the files as they are.
+
+Sources: Fixtures/images, Fixtures/hostile, Fixtures/progressive, Fixtures/png-rows,
+Fixtures/regressions/Verdicts, every generated class under Fixtures/verdicts (multi-scan baselines
+and their polyglots, chunks after the image data, data after the end), Fixtures/inflate,
+fuzz/seeds/<target>. Fixtures/regressions/<target> is not copied: the scripts run it as it is.
+Deterministic: the same fixtures give the same seeds.
+"""
+import argparse
+import glob
+import os
+import struct
+import sys
+import zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# FuzzJPEGEngine's first byte: bits 0-1 format (source, rgba8, gray8, rgb8), bit 2 scale (1/8, 1/4),
+# bit 3 last piece with appendLast, bit 4 the stream reads the file, bits 5-7 the largest piece
+# (1, 3, 16, 100, 700, 4096 bytes, half, whole).
+JPEG_ENGINE_CONTROLS = [
+    0b000_0_1_0_00,  # source, 1/8, appendLast, bytes one at a time
+    0b011_1_1_1_01,  # rgba8, 1/4, appendLast, reading the file, pieces up to 100 bytes
+    0b101_0_0_0_10,  # gray8, 1/8, append only, pieces up to 4 KiB
+    0b111_1_1_1_11,  # rgb8, 1/4, appendLast, reading the file, one piece
+    0b110_1_0_1_00,  # source, 1/4, append only, reading the file, two pieces (up to half)
+]
+# FuzzPNGRows' first byte: bits 0-2 format (source, rgba8, rgb8, gray8, native; modulo 5), bit 3
+# last piece with appendLast, bits 4, 5, 7 the largest piece, bit 6 CRCs left as they are.
+PNG_ROWS_CONTROLS = [0x89, 0x00, 0x1A, 0xA3, 0xB4, 0xCC]
+# FuzzInflate's last byte: modulo 4 the pieces (whole, bytes, random), bit 7 output rooms of
+# 1 + (byte % 37) * 8 bytes.
+INFLATE_CONTROLS = [0x00, 0x01, 0x02, 0x80, 0x85]
+# FuzzStreaming's first three bytes: options (modulo 5), then the chunk sizes' seed.
+STREAMING_CONTROLS = [b"\x00\x12\x34", b"\x02\xab\xcd", b"\x03\x01\x00", b"\x04\x77\x00"]
+
+
+def rotated(controls, index, count):
+    """`count` of `controls` for the index-th file, in turn: every control byte starts from many
+    files without every file going in under every one (the seeds stay a few hundred per target)."""
+    return [controls[(index * count + k) % len(controls)] for k in range(count)]
+
+
+def files(*patterns):
+    found = []
+    for pattern in patterns:
+        found.extend(sorted(glob.glob(os.path.join(ROOT, pattern), recursive=True)))
+    return [f for f in found if os.path.isfile(f)]
+
+
+def pngs():
+    return files("Fixtures/images/*.png", "Fixtures/hostile/*.png", "Fixtures/png-rows/*.png",
+                 "Fixtures/regressions/Verdicts/*.png", "Fixtures/verdicts/**/*.png")
+
+
+def jpegs():
+    return files("Fixtures/images/*.jpg", "Fixtures/images/*.jpeg", "Fixtures/hostile/*.jpg",
+                 "Fixtures/progressive/*.jpg", "Fixtures/regressions/Verdicts/*.jpg", "Fixtures/verdicts/**/*.jpg")
+
+
+def zlib_data(png):
+    """The raw DEFLATE data of a PNG's IDAT chunks (zlib's 2-byte header and Adler-32 removed)."""
+    at, data = 8, b""
+    while at + 12 <= len(png):
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        if kind == b"IDAT":
+            data += png[at + 8:at + 8 + length]
+        at += 12 + length
+    if len(data) < 7:
+        return None
+    try:
+        zlib.decompressobj().decompress(data)  # a stream that is not zlib's: leave it
+    except zlib.error:
+        return None
+    return data[2:-4]
+
+
+def seeds(target):
+    """(name, bytes) pairs."""
+    def read(path):
+        with open(path, "rb") as f:
+            return f.read()
+
+    def named(path):
+        return os.path.relpath(path, ROOT).replace("/", "_")
+
+    if target == "FuzzJPEGEngine":
+        for index, path in enumerate(jpegs()):
+            data = read(path)
+            for control in rotated(JPEG_ENGINE_CONTROLS, index, 3):
+                yield f"{named(path)}~{control:02x}", bytes([control]) + data[1:]
+    elif target == "FuzzPNGRows":
+        for index, path in enumerate(pngs()):
+            data = read(path)
+            for control in rotated(PNG_ROWS_CONTROLS, index, 2):
+                yield f"{named(path)}~{control:02x}", bytes([control]) + data[1:]
+    elif target == "FuzzInflate":
+        streams = [(named(p), read(p)) for p in files("Fixtures/inflate/*.deflate")]
+        streams += [(named(p) + ".deflate", d) for p in pngs() for d in [zlib_data(read(p))] if d is not None]
+        for index, (name, data) in enumerate(streams):
+            for control in rotated(INFLATE_CONTROLS, index, 2):
+                yield f"{name}~{control:02x}", data + bytes([control])
+    elif target == "FuzzStreaming":
+        for index, path in enumerate(pngs() + jpegs()):
+            data = read(path)
+            for control in rotated(STREAMING_CONTROLS, index, 2):
+                yield f"{named(path)}~{control.hex()}", control + data
+    elif target == "FuzzPNG":
+        for path in pngs():
+            yield named(path), read(path)
+    elif target == "FuzzJPEG":
+        for path in jpegs():
+            yield named(path), read(path)
+    elif target == "FuzzColor":  # ICC profiles, as they are (the input is the profile)
+        for path in files("Fixtures/color/*.icc"):
+            yield named(path), read(path)
+    elif target == "FuzzParseJSON":
+        for path in files(f"fuzz/seeds/{target}/*"):
+            yield named(path), read(path)
+    else:  # FuzzProbe, FuzzThumbnail
+        for path in pngs() + jpegs():
+            yield named(path), read(path)
+    for path in files(f"fuzz/seeds/{target}/*") if target != "FuzzParseJSON" else []:
+        yield named(path), read(path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("target")
+    parser.add_argument("directory")
+    parser.add_argument("--max-bytes", type=int, default=65536)
+    arguments = parser.parse_args()
+    os.makedirs(arguments.directory, exist_ok=True)
+    written = 0
+    for name, data in seeds(arguments.target):
+        if len(data) > arguments.max_bytes:
+            continue
+        with open(os.path.join(arguments.directory, name), "wb") as f:
+            f.write(data)
+        written += 1
+    if written == 0:
+        sys.exit(f"fuzz/seeds.py: no seeds for {arguments.target}")
+    print(written)
+
+
+if __name__ == "__main__":
+    main()
