@@ -107,7 +107,7 @@ import Testing
 }
 
 /// `Retry-After` as an HTTP date, in the three forms RFC 9110 has a recipient accept.
-@Suite struct HTTPDateTests {
+@Suite(.timeLimit(.minutes(30))) struct HTTPDateTests {
   @Test(
     arguments: [
       ("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777), ("Sunday, 06-Nov-94 08:49:37 GMT", 784_111_777),
@@ -128,7 +128,7 @@ import Testing
 
 /// The `where` of a walk: the caller's JSON is kept as written (every digit of its numbers), the
 /// objectId condition added beside it.
-@Suite struct QueryConstraintTests {
+@Suite(.timeLimit(.minutes(30))) struct QueryConstraintTests {
   @Test func keepsTheCallersJSONAndAddsTheObjectIdCondition() throws {
     let user = #"{"size":{"$gt":12345678901234567890}}"#
     #expect(
