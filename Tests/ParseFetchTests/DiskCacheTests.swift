@@ -122,6 +122,21 @@ import Testing
     #expect(left == ["CACHEDIR.TAG", "fresh.png.part", "keep.png"])
   }
 
+  /// `clear` empties a cache down to its tag: entries, thumbnails, partial downloads, temporary
+  /// files, lock files (a finished download's and a killed one's) and the `.locks` directory.
+  @Test func clearLeavesOnlyTheTag() async throws {
+    let cache = try DiskCache(directory: directory.path)
+    _ = try put(cache, "a.png", bytes: 2)
+    try write(3, to: directory.appendingPathComponent("a.png.thumb-64.png").path)
+    try write(4, to: cache.partPath(for: CacheKey(parseFileName: "idle.png")))
+    try write(1, to: directory.appendingPathComponent(".a.png.thumb-64.png.tmp-123-abc").path)
+    try write(0, to: cache.lockPath(forFileName: "gone.png"))  // a killed download's lock file
+    let lock = try await cache.lock(CacheKey(parseFileName: "done.png"))
+    lock.unlock()
+    _ = try cache.removeAll()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["CACHEDIR.TAG"])
+  }
+
   @Test func reportsADirectoryItCannotCreate() throws {
     let file = directory.appendingPathComponent("file")
     try Data().write(to: file)
