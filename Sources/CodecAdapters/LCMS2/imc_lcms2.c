@@ -122,6 +122,18 @@ static cmsToneCurve *srgb_curve(cmsContext context) {
   return cmsBuildParametricToneCurve(context, 4, parameters);
 }
 
+/* sRGB's colorants relative to the D50 PCS, as lcms2's cmsCreate_sRGBProfile makes them (Bradford
+ * adaptation of the Rec. 709 primaries and D65 white): rows X, Y, Z; columns red, green, blue. */
+static const double srgb_colorants[3][3] = {
+  {0.43604125161605084, 0.38511291079815568, 0.14304583758579362},
+  {0.22248454022947742, 0.71690507860845787, 0.060610381162065304},
+  {0.013920187471375375, 0.097067238697124067, 0.71391257383150097},
+};
+
+/* sRGB's tone curve (encoded value to linear light) and its inverse. */
+static double srgb_to_linear(double x) { return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4); }
+static double linear_to_srgb(double y) { return y <= 0.0031308 ? y * 12.92 : 1.055 * pow(y, 1.0 / 2.4) - 0.055; }
+
 static cmsHPROFILE srgb_gray_profile(cmsContext context) {
   cmsToneCurve *curve = srgb_curve(context);
   if (!curve) return NULL;
@@ -130,42 +142,30 @@ static cmsHPROFILE srgb_gray_profile(cmsContext context) {
   return profile;
 }
 
-static int curve_is_srgb(cmsToneCurve *curve, cmsToneCurve *reference) {
+static int curve_is_srgb(cmsToneCurve *curve) {
   if (!curve) return 0;
   for (int i = 0; i <= 32; i++) {
     float x = (float)i / 32.0f;
-    if (fabsf(cmsEvalToneCurveFloat(curve, x) - cmsEvalToneCurveFloat(reference, x)) > 1.0f / 255.0f) return 0;
+    if (fabs(cmsEvalToneCurveFloat(curve, x) - srgb_to_linear(x)) > 1.0 / 255.0) return 0;
   }
   return 1;
 }
 
-static int xyz_close(const cmsCIEXYZ *a, const cmsCIEXYZ *b) {
-  return a && b && fabs(a->X - b->X) < 0.002 && fabs(a->Y - b->Y) < 0.002 && fabs(a->Z - b->Z) < 0.002;
+static int xyz_close(const cmsCIEXYZ *a, int column) {
+  return a && fabs(a->X - srgb_colorants[0][column]) < 0.002 && fabs(a->Y - srgb_colorants[1][column]) < 0.002 &&
+         fabs(a->Z - srgb_colorants[2][column]) < 0.002;
 }
 
 /* Whether a gray or matrix-shaper RGB profile gives sRGB's numbers (within 1/255 on the curves and
  * 0.002 on the colorants), so converting to sRGB would change nothing worth the work. */
-static int profile_is_srgb(cmsContext context, cmsHPROFILE profile, int32_t model) {
-  cmsToneCurve *reference = srgb_curve(context);
-  if (!reference) return 0;
-  int same = 0;
-  if (model == IMC_MODEL_GRAY) {
-    same = curve_is_srgb(cmsReadTag(profile, cmsSigGrayTRCTag), reference);
-  } else if (model == IMC_MODEL_RGB && cmsIsMatrixShaper(profile)) {
-    cmsHPROFILE srgb = cmsCreate_sRGBProfileTHR(context);
-    if (srgb) {
-      const cmsTagSignature colorants[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
-      const cmsTagSignature curves[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
-      same = 1;
-      for (int i = 0; i < 3 && same; i++) {
-        same = xyz_close(cmsReadTag(profile, colorants[i]), cmsReadTag(srgb, colorants[i])) &&
-               curve_is_srgb(cmsReadTag(profile, curves[i]), reference);
-      }
-      cmsCloseProfile(srgb);
-    }
-  }
-  cmsFreeToneCurve(reference);
-  return same;
+static int profile_is_srgb(cmsHPROFILE profile, int32_t model) {
+  if (model == IMC_MODEL_GRAY) return curve_is_srgb(cmsReadTag(profile, cmsSigGrayTRCTag));
+  if (model != IMC_MODEL_RGB || !cmsIsMatrixShaper(profile)) return 0;
+  const cmsTagSignature colorants[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
+  const cmsTagSignature curves[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
+  for (int i = 0; i < 3; i++)
+    if (!xyz_close(cmsReadTag(profile, colorants[i]), i) || !curve_is_srgb(cmsReadTag(profile, curves[i]))) return 0;
+  return 1;
 }
 
 void imc_profile_inspect(const uint8_t *icc, size_t length, size_t max_bytes, int32_t image_model,
@@ -218,7 +218,7 @@ void imc_profile_inspect(const uint8_t *icc, size_t length, size_t max_bytes, in
     facts->problem = IMC_PROFILE_WRONG_CLASS;
     break;
   }
-  if (facts->problem == IMC_PROFILE_USABLE) facts->is_srgb = profile_is_srgb(context, profile, facts->model);
+  if (facts->problem == IMC_PROFILE_USABLE) facts->is_srgb = profile_is_srgb(profile, facts->model);
   cmsCloseProfile(profile);
   cmsDeleteContext(context);
 }
@@ -330,22 +330,17 @@ static int invert(const double m[3][3], double out[3][3]) {
   return 1;
 }
 
-/* The tables of imc_matrix_shaper.h for 8-bit RGB from `source` to `target`, both matrix-shaper RGB
- * profiles (relative colorimetric: both ends' colorants are relative to the PCS white; black-point
- * compensation changes nothing, as both curves start at 0, which is checked). NULL when a profile
- * is not of that form, so that lcms2 builds the transform instead. */
-static imc_matrix_shaper *matrix_shaper(cmsHPROFILE source, cmsHPROFILE target) {
-  if (cmsGetColorSpace(source) != cmsSigRgbData || cmsGetColorSpace(target) != cmsSigRgbData ||
-      !cmsIsMatrixShaper(source) || !cmsIsMatrixShaper(target) || cmsGetPCS(source) != cmsSigXYZData ||
-      cmsGetPCS(target) != cmsSigXYZData)
+/* The tables of imc_matrix_shaper.h for 8-bit RGB from `source`, a matrix-shaper RGB profile, to
+ * sRGB (lcms2's sRGB: its colorants above, its curve's inverse), relative colorimetric: both ends'
+ * colorants are relative to the PCS white, and black-point compensation changes nothing, as both
+ * curves start at 0 (checked). NULL when the profile is not of that form, so that lcms2 builds the
+ * transform instead. */
+static imc_matrix_shaper *matrix_shaper(cmsHPROFILE source) {
+  if (cmsGetColorSpace(source) != cmsSigRgbData || !cmsIsMatrixShaper(source) || cmsGetPCS(source) != cmsSigXYZData)
     return NULL;
-  double from[3][3], to[3][3], inverse[3][3];
-  if (!colorant_matrix(source, from) || !colorant_matrix(target, to) || !invert(to, inverse)) return NULL;
+  double from[3][3], inverse[3][3];
+  if (!colorant_matrix(source, from) || !invert(srgb_colorants, inverse)) return NULL;
   const cmsTagSignature curves[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
-  /* The target is lcms2's sRGB, whose three channels share one curve. */
-  cmsToneCurve *output = cmsReadTag(target, cmsSigRedTRCTag);
-  cmsToneCurve *reverse = output ? cmsReverseToneCurve(output) : NULL;
-  if (!reverse) return NULL;
   imc_matrix_shaper *shaper = malloc(sizeof *shaper);
   int usable = shaper != NULL;
   for (int channel = 0; channel < 3 && usable; channel++) {
@@ -359,12 +354,10 @@ static imc_matrix_shaper *matrix_shaper(cmsHPROFILE source, cmsHPROFILE target) 
     if (shaper->linear[channel][0] != 0.0f) usable = 0; /* a raised black: lcms2 and black-point compensation */
   }
   for (int step = 0; step <= IMC_ENCODE_STEPS && usable; step++)
-    shaper->encode[step] = cmsEvalToneCurveFloat(reverse, (cmsFloat32Number)step / (cmsFloat32Number)IMC_ENCODE_STEPS);
-  if (usable && shaper->encode[0] != 0.0f) usable = 0;
+    shaper->encode[step] = (float)linear_to_srgb((double)step / IMC_ENCODE_STEPS);
   for (int r = 0; r < 3 && usable; r++)
     for (int c = 0; c < 3; c++)
       shaper->matrix[r][c] = (float)(inverse[r][0] * from[0][c] + inverse[r][1] * from[1][c] + inverse[r][2] * from[2][c]);
-  cmsFreeToneCurve(reverse);
   if (!usable) {
     free(shaper);
     return NULL;
@@ -403,14 +396,17 @@ imc_color_transform *imc_transform_create_choosing(const uint8_t *icc, size_t le
   }
   cmsHPROFILE source = icc ? cmsOpenProfileFromMemTHR(made->context, icc, (cmsUInt32Number)length)
                            : cmsCreate_sRGBProfileTHR(made->context);
-  cmsHPROFILE target = is_gray(output) ? srgb_gray_profile(made->context) : cmsCreate_sRGBProfileTHR(made->context);
   int same_layout = input == output && (input == IMC_PIXELS_RGB8 || input == IMC_PIXELS_RGBA8);
-  if (source && target && same_layout && allow_matrix_shaper) made->shaper = matrix_shaper(source, target);
-  if (source && target && !made->shaper) {
-    cmsUInt32Number flags = cmsFLAGS_NOCACHE | cmsFLAGS_BLACKPOINTCOMPENSATION;
-    if (has_alpha(input) && has_alpha(output)) flags |= cmsFLAGS_COPY_ALPHA;
-    made->transform = cmsCreateTransformTHR(made->context, source, in_format, target, out_format,
-                                            INTENT_RELATIVE_COLORIMETRIC, flags);
+  if (source && same_layout && allow_matrix_shaper) made->shaper = matrix_shaper(source);
+  cmsHPROFILE target = NULL;
+  if (source && !made->shaper) {
+    target = is_gray(output) ? srgb_gray_profile(made->context) : cmsCreate_sRGBProfileTHR(made->context);
+    if (target) {
+      cmsUInt32Number flags = cmsFLAGS_NOCACHE | cmsFLAGS_BLACKPOINTCOMPENSATION;
+      if (has_alpha(input) && has_alpha(output)) flags |= cmsFLAGS_COPY_ALPHA;
+      made->transform = cmsCreateTransformTHR(made->context, source, in_format, target, out_format,
+                                              INTENT_RELATIVE_COLORIMETRIC, flags);
+    }
   }
   if (source) cmsCloseProfile(source);
   if (target) cmsCloseProfile(target);
