@@ -294,6 +294,14 @@ import Thumbnails
     #expect(run.stdout.isEmpty)
   }
 
+  @Test func helpNamesTheFolderOptions() throws {
+    let help = try runImgfetch(["--help"])
+    #expect(help.status == 0)
+    for text in ["-r, --recursive", "--output-dir DIR", "A folder SOURCE", "own thumbnails"] {
+      #expect(help.stdoutText.contains(text), "\(text)")
+    }
+  }
+
   /// Downloads go under the output folder too, mirrored from the cache directory: next to a local
   /// folder's thumbnails (the common folder of both is mirrored), never over them.
   @Test func downloadsAreMirroredFromTheCacheDirectory() async throws {
