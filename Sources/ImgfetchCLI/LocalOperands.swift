@@ -43,11 +43,14 @@ struct LocalOperands: Sendable {
       walkedFolder = true
       let found = ImageFolder.walk(operand, recursive: recursive)
       // An empty result is said once, so an empty run is not a silent one.
-      if found.isEmpty { Console.error("\(operand): no PNG or JPEG files\(recursive ? "" : " at its top level (-r walks subfolders)")") }
+      if found.isEmpty {
+        Console.error("\(operand): no PNG or JPEG files\(recursive ? "" : " at its top level (-r walks subfolders)")")
+      }
       for entry in found {
         switch entry {
         case .image(let path): items.append(.walked(path))
-        case .unreadable(let folder, let reason): items.append(.unreadable(folder: folder, message: "\(folder): cannot list: \(reason)"))
+        case .unreadable(let folder, let reason):
+          items.append(.unreadable(folder: folder, message: "\(folder): cannot list: \(reason)"))
         }
       }
     }

@@ -90,7 +90,9 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           "max-pixels", value: true, valueName: "N", help: "largest accepted width x height (default 100000000)")
       ]
     case .folders:
-      [OptionSpec("recursive", short: "r", help: "walk the subfolders of a folder operand too (default: its top level)")]
+      [
+        OptionSpec("recursive", short: "r", help: "walk the subfolders of a folder operand too (default: its top level)")
+      ]
     case .thumbnail:
       [
         OptionSpec("thumbnail", value: true, valueName: "SIZE", help: "N (longest side) or WxH (box) in pixels"),

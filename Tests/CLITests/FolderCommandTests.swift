@@ -312,7 +312,8 @@ import Thumbnails
     let directory = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let cache = directory.appendingPathComponent("cache")
-    let photos = directory.path + "/photos", out = directory.path + "/out"
+    let photos = directory.path + "/photos"
+    let out = directory.path + "/out"
     try Self.copy("Landscape_1.jpg", to: photos + "/" + name)  // the same name as the download's
     let arguments = FetchCommandTests.arguments(
       fixture, cache: cache,
@@ -321,10 +322,12 @@ import Thumbnails
     #expect(run.status == 0, "\(run.stderrText)")
     let objects = try Self.objects(run.stdoutText)
     // A run with downloads prints each item as it finishes: matched by source.
-    let paths = Dictionary(uniqueKeysWithValues: objects.map { ($0["source"] as! String, $0["thumbnailPath"] as? String) })
+    let paths = Dictionary(
+      uniqueKeysWithValues: objects.map { ($0["source"] as! String, $0["thumbnailPath"] as? String) })
     #expect(
       paths == [
-        "Photo/aaaaaaaaaa": out + "/cache/\(name).thumb-64.jpg", photos + "/\(name)": out + "/photos/\(name).thumb-64.jpg",
+        "Photo/aaaaaaaaaa": out + "/cache/\(name).thumb-64.jpg",
+        photos + "/\(name)": out + "/photos/\(name).thumb-64.jpg",
       ])
     #expect(try Self.size(of: out + "/cache/\(name).thumb-64.jpg") == [43, 64])
     #expect(try Self.size(of: out + "/photos/\(name).thumb-64.jpg") == [64, 43])

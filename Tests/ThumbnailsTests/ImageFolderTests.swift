@@ -41,7 +41,9 @@ import Thumbnails
       // the links to a folder and to nothing left out.
       #expect(
         Self.images(ImageFolder.walk(root + "/", recursive: true))
-          == ["B.PNG", "a/c.jpeg", "a/deeper/d.jfif", "a/link.png", "b.jpg", "empty.jpg", "scan"].map { root + "/" + $0 })
+          == ["B.PNG", "a/c.jpeg", "a/deeper/d.jfif", "a/link.png", "b.jpg", "empty.jpg", "scan"].map {
+            root + "/" + $0
+          })
       #expect(ImageFolder.walk(root + "/a/deeper", recursive: false) == [.image(root + "/a/deeper/d.jfif")])
     }
   }
