@@ -91,7 +91,8 @@ public enum OptionGroup: String, CaseIterable, Sendable {
       ]
     case .folders:
       [
-        OptionSpec("recursive", short: "r", help: "walk the subfolders of a folder operand too (default: its top level)")
+        OptionSpec(
+          "recursive", short: "r", help: "walk the subfolders of a folder operand too (default: its top level)")
       ]
     case .thumbnail:
       [
