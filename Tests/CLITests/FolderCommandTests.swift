@@ -280,6 +280,20 @@ import Thumbnails
       #expect(run.status == 5 && run.stdout.isEmpty)
       #expect(run.stderrText == "imgfetch: cannot use the output folder: \(blocker): cannot create: Not a directory\n")
       #expect(Self.tree(directory) == ["a-file", "a.jpg"])
+      // A subfolder of the mirrored tree that cannot be made fails its items alone (exit 5), and
+      // the others are written.
+      try Self.copy("Landscape_1.jpg", to: directory + "/photos/2024/b.jpg")
+      try Self.copy("Landscape_1.jpg", to: directory + "/photos/c.jpg")
+      let out = directory + "/out"
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      try Data("x".utf8).write(to: URL(fileURLWithPath: out + "/2024"))
+      let tree = try runImgfetch([directory + "/photos", "-r", "--thumbnail", "64", "--output-dir", out])
+      #expect(tree.status == 2)
+      #expect(tree.stdoutText == Self.line(directory + "/photos/c.jpg", out + "/c.jpg.thumb-64.jpg"))
+      #expect(
+        tree.stderrText
+          == "imgfetch: \(directory)/photos/2024/b.jpg: \(out)/2024: cannot write: Not a directory\n"
+          + "imgfetch: 1 of 2 items failed\n")
     }
   }
 
