@@ -148,7 +148,10 @@ import Thumbnails
       try FileManager.default.removeItem(atPath: directory + "/x.jpg")
       let all = try runImgfetch([directory, "--thumbnail", "64"])
       #expect(all.status == 4, "\(all.stderrText)")
-      #expect(all.stderrText.hasSuffix("imgfetch: 1 of 1 items failed, 1 own thumbnail skipped\n"))
+      // ("1 of 1 items" or, with the plural rule of the contract branch, "1 of 1 item").
+      let lines = all.stderrText.split(separator: "\n")
+      #expect(lines.count == 2 && lines.last?.hasPrefix("imgfetch: 1 of 1 item") == true)
+      #expect(lines.last?.hasSuffix(" failed, 1 own thumbnail skipped") == true)
     }
   }
 
@@ -266,8 +269,11 @@ import Thumbnails
       #expect(
         result.stderrText
           == "imgfetch: \(photos)/locked: cannot list: Permission denied\nimgfetch: 1 of 2 items failed\n")
+      // verify reports it as it reports a file it cannot read (on standard output today; the reason
+      // line is what counts).
       let verify = try run(["verify", "-r", photos + "/locked"])
-      #expect(verify.status == 5 && verify.stdoutText == "\(photos)/locked: cannot list: Permission denied\n")
+      #expect(verify.status == 5)
+      #expect((verify.stdoutText + verify.stderrText).contains("\(photos)/locked: cannot list: Permission denied\n"))
     }
   }
 
