@@ -23,6 +23,12 @@ public enum AtomicFile {
       path = error.path
       reason = error.message
     }
+
+    /// A failure on the way to the destination (a folder that cannot be made), with the system's text.
+    package init(path: String, reason: String) {
+      self.path = path
+      self.reason = reason
+    }
   }
 
   /// Writes `bytes` to `path` atomically (temporary file, fsync, rename, fsync of the directory).

@@ -75,7 +75,8 @@ final class BatchRun: Sendable {
       }
       for await outcome in group { reporter.report(outcome) }
     }
-    let code = reporter.finish(isBatch: settings.className != nil || settings.sources.count > 1)
+    let code = reporter.finish(
+      isBatch: settings.className != nil || settings.sources.count > 1 || settings.walkedFolder)
     return listingFailed ? .networkError : code
   }
 
@@ -89,6 +90,9 @@ final class BatchRun: Sendable {
     let path: String
     do {
       switch source {
+      case .unreadableFolder(_, let message):
+        outcome.failure = (.fileSystem, message)
+        return outcome
       case .local(let file):
         let (thumbnail, limits, item) = (settings.thumbnail, settings.decodeLimits, outcome)
         return await localWork.run {

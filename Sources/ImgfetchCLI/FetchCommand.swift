@@ -67,6 +67,9 @@ struct FetchCommand: Sendable {
       Console.error("cannot use the cache directory: \(error)")
       return .fileSystem
     }
+    if let output = settings.thumbnail?.outputDirectory?.path, !LocalOperands.createOutputDirectory(output) {
+      return .fileSystem
+    }
     do {
       let cache = try DiskCache(directory: settings.cacheDirectory)
       fetcher = try ImageFetcher(

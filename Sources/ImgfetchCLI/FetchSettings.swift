@@ -17,7 +17,10 @@ struct FetchSettings: Sendable {
   var column: String? { invocation.parse.column }
   var whereJSON: String? { invocation.parse.whereJSON }
   var shard: Shard? { invocation.parse.shard }
-  var thumbnail: ThumbnailOptions? { invocation.thumbnail.options }
+  /// The thumbnail settings, with `--output-dir`'s folder and source root.
+  var thumbnail: ThumbnailOptions?
+  /// Whether a SOURCE was a folder (walked into its images).
+  var walkedFolder = false
   var decodeLimits: DecodeLimits { invocation.limits.decodeLimits }
   var jobs: Int { invocation.work.jobs }
 
@@ -28,13 +31,32 @@ struct FetchSettings: Sendable {
   /// - Throws: ``UsageError``.
   init(_ invocation: Invocation, environment: (String) -> String?) throws(UsageError) {
     self.invocation = invocation
-    for argument in invocation.operands { sources.append(try FetchSource(argument: argument)) }
+    let isLocal = { (argument: String) in SourceKind(argument: argument) == .local }
+    let operands = LocalOperands(invocation.operands, recursive: invocation.folders.recursive, isLocal: isLocal)
+    walkedFolder = operands.walkedFolder
+    for item in operands.items {
+      switch item {
+      case .given(let argument): sources.append(try FetchSource(argument: argument))
+      case .walked(let path): sources.append(.local(path))
+      case .unreadable(let folder, let message): sources.append(.unreadableFolder(folder, message))
+      }
+    }
     if let text = whereJSON {
       do { try ParseClient.checkWhere(text) } catch { throw UsageError("--where must be a JSON object (got \(text))") }
     }
     let needsParse = className != nil || sources.contains { $0.needsParse }
     if needsParse { parse = try invocation.parse.configuration(environment: environment) }
     cacheDirectory = invocation.cache.directory
+    thumbnail = invocation.thumbnail.options
+    if let output = invocation.folders.outputDirectory, thumbnail != nil {
+      // Downloads are mirrored from the cache directory, so they never meet a local source's path.
+      let downloads = className != nil || sources.contains(where: \.isDownload)
+      thumbnail?.outputDirectory = ThumbnailDirectory(
+        path: output,
+        sourceRoot: LocalOperands.sourceRoot(
+          of: invocation.operands, cacheDirectory: downloads ? cacheDirectory ?? DiskCache.defaultDirectory() : nil,
+          isLocal: isLocal))
+    }
     if let value = invocation.network.maxBytes { downloader.maximumBytes = Int64(value) }
     if let value = invocation.network.timeout { downloader.idleTimeout = value }
     if let value = invocation.network.retries { downloader.retryPolicy.maxAttempts = value + 1 }

@@ -11,6 +11,8 @@ enum FetchSource: Sendable {
   case object(ParseObjectReference)
   /// A Parse object whose file column is already known (class iteration), or the reason it is not usable.
   case objectFile(ParseObjectReference, Result<ParseFile, ParseError>)
+  /// A folder met while walking a folder SOURCE that could not be listed, and the message saying why.
+  case unreadableFolder(String, String)
 
   /// Reads a SOURCE argument, classified as ``SourceKind`` does for every command.
   init(argument: String) throws(UsageError) {
@@ -28,7 +30,7 @@ enum FetchSource: Sendable {
   /// How the source is shown in output and errors.
   var label: String {
     switch self {
-    case .local(let path): path
+    case .local(let path), .unreadableFolder(let path, _): path
     case .url(let url): url.absoluteString
     case .object(let reference), .objectFile(let reference, _): reference.description
     }
@@ -44,6 +46,14 @@ enum FetchSource: Sendable {
 
   /// The key `--shard` hashes: the objectId for Parse objects, else the argument.
   var shardKey: String { objectID ?? label }
+
+  /// Whether the source is downloaded into the cache (a URL or a Parse object).
+  var isDownload: Bool {
+    switch self {
+    case .local, .unreadableFolder: false
+    case .url, .object, .objectFile: true
+    }
+  }
 
   /// Whether fetching this source needs a Parse Server.
   var needsParse: Bool {

@@ -45,7 +45,14 @@ enum HelpText {
       "format, bytes, and with --thumbnail thumbnailPath, thumbnailWidth, thumbnailHeight, reused;",
       "error for a failed item, skipped for a skipped one. Secrets are never printed.",
       "Thumbnails go next to the original: \(example), \(cover) with --fit cover;",
-      "an up-to-date one is reused. imgfetch's own thumbnails named as sources are skipped.",
+      "an up-to-date one is reused. imgfetch's own thumbnails met as sources (a glob, a folder) are",
+      "skipped without a line (--json: a skipped object) and counted once, at the end, on stderr.",
+      "",
+      "A folder SOURCE (and a folder FILE of info and verify) stands for its PNG and JPEG files (by",
+      "extension or content), in sorted order; -r walks its subfolders too. Hidden names are left out,",
+      "and symbolic links to folders inside it not followed. --output-dir DIR puts thumbnails under",
+      "DIR, mirroring the folders below the operands' common folder (one folder operand's own files",
+      "land directly under DIR); downloads are mirrored from the cache directory.",
     ]
     let rows = OptionGroup.allCases.map { group in (group, group.specs.map { ($0.synopsis, $0.help) }) }
     let width = rows.flatMap { $0.1.map(\.0.count) }.max() ?? 0

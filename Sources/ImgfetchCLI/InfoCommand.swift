@@ -1,11 +1,21 @@
 import ImageCodecs
 import SystemFiles
 
-/// `imgfetch info FILE...`: one JSON object per line per file, from the header only.
+/// `imgfetch info FILE...`: one JSON object per line per file, from the header only; a folder
+/// operand stands for its images (``LocalOperands``).
 enum InfoCommand {
   static func run(_ invocation: Invocation) -> ExitCode {
     var kinds: [ItemOutcome.FailureKind] = []
-    for file in invocation.operands {
+    // A folder operand stands for its images (`-r`: its subfolders' too); one that cannot be listed
+    // is a failure of its own.
+    let files = LocalOperands(invocation).items
+    for item in files {
+      if case .unreadable(_, let message) = item {
+        Console.error(message)
+        kinds.append(.fileSystem)
+        continue
+      }
+      let file = item.label
       do {
         let header = try ImageDecoder.probe(contentsOf: file, limits: invocation.limits.decodeLimits)
         Console.out(jsonLine(fields(file: file, header: header)))
@@ -14,7 +24,7 @@ enum InfoCommand {
         kinds.append(LocalItem.describe(error).kind)
       }
     }
-    return ExitCode.of(failures: kinds, items: invocation.operands.count)
+    return ExitCode.of(failures: kinds, items: files.count)
   }
 
   static func fields(file: String, header: ImageHeader) -> [(String, JSONValue)] {

@@ -24,8 +24,8 @@ public struct Invocation: Sendable {
     /// The option groups that apply to the command; any other option given is a usage error.
     var groups: [OptionGroup] {
       switch self {
-      case .fetch: [.parse, .network, .cache, .output, .work, .limits, .thumbnail]
-      case .info, .verify: [.limits]
+      case .fetch: [.parse, .network, .cache, .output, .work, .limits, .folders, .thumbnail]
+      case .info, .verify: [.limits, .folders]
       case .decode: [.decode, .limits]
       case .cache: [.cache, .maintenance]
       case .help, .version: OptionGroup.allCases
@@ -56,6 +56,8 @@ public struct Invocation: Sendable {
   public let limits: LimitOptions
   /// `--thumbnail` and its shaping options.
   public let thumbnail: ThumbnailRequest
+  /// `--recursive` and `--output-dir`.
+  public let folders: FolderOptions
   /// `decode`'s options.
   public let decode: DecodeOutputOptions
   /// The Parse options as given.
@@ -100,11 +102,12 @@ public struct Invocation: Sendable {
     work = try WorkOptions(parsed)
     limits = try LimitOptions(parsed)
     thumbnail = try ThumbnailRequest(parsed)
+    folders = try FolderOptions(parsed)
     decode = try DecodeOutputOptions(parsed)
     parse = try ParseOptions(parsed)
     network = try NetworkOptions(parsed)
     cache = try CacheOptions(parsed)
-    for group in [output, work, limits, thumbnail, decode, parse, network, cache] as [any OptionValues] {
+    for group in [output, work, limits, thumbnail, folders, decode, parse, network, cache] as [any OptionValues] {
       try group.validate()
     }
     try checkOperands()

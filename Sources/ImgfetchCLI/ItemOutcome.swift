@@ -48,6 +48,9 @@ public struct ItemOutcome: Sendable {
   /// Why the item failed.
   public var failure: (kind: FailureKind, message: String)?
 
+  /// Whether the item is one of imgfetch's own thumbnails met as a source, skipped without a line.
+  public var isOwnThumbnail: Bool { skipped == LocalItem.thumbnailSkipReason && failure == nil }
+
   /// Creates an outcome for a source.
   /// - Parameters:
   ///   - source: The source as shown.

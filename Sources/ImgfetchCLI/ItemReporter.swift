@@ -8,6 +8,11 @@ public final class ItemReporter: Sendable {
     var done = 0
     var failed = 0
     var kinds: [ItemOutcome.FailureKind] = []
+    /// Thumbnails made or reused, and of those reused.
+    var thumbnails = 0
+    var reused = 0
+    /// imgfetch's own thumbnails met as sources (a walk, a glob): skipped without a line.
+    var ownThumbnails = 0
   }
 
   /// The progress drawing, which lines are printed through so they never share a line with the bar.
@@ -25,20 +30,30 @@ public final class ItemReporter: Sendable {
   }
 
   /// Prints one finished item and counts it (cancelled items are neither printed nor counted).
+  /// One of imgfetch's own thumbnails met as a source is not an item of the work: it prints no line
+  /// (its JSON object says it was skipped) and is counted apart, for the summary.
   /// - Parameter outcome: The item's outcome.
   public func report(_ outcome: ItemOutcome) {
     if outcome.failure?.kind == .cancelled { return }
     tally.withLock { tally in
+      if outcome.isOwnThumbnail {
+        tally.ownThumbnails += 1
+        return
+      }
       tally.done += 1
       if let failure = outcome.failure {
         tally.failed += 1
         tally.kinds.append(failure.kind)
       }
+      if let thumbnail = outcome.thumbnail {
+        tally.thumbnails += 1
+        if thumbnail.reused { tally.reused += 1 }
+      }
     }
     if let failure = outcome.failure {
       let label = outcome.source
       progress.print(failure.message.hasPrefix(label) ? failure.message : "\(label): \(failure.message)", toError: true)
-    } else if let skipped = outcome.skipped {
+    } else if let skipped = outcome.skipped, !outcome.isOwnThumbnail {
       progress.print("\(outcome.source): skipped: \(skipped)", toError: true)
     }
     if output.json {
@@ -49,18 +64,35 @@ public final class ItemReporter: Sendable {
     progress.finished(outcome.source, bytes: outcome.bytes, failed: outcome.failure != nil)
   }
 
-  /// Erases the progress bar, prints "N of M items failed" when a batch had failures, and returns
-  /// the exit code: 0 when nothing failed; the failures' own code (3, 4 or 5) when every item failed
-  /// for the same kind of reason; 2 when some failed; 5 instead of 0 or 2 when the results could
-  /// not be written to standard output (``Console/exitCode(_:)``).
-  /// - Parameter isBatch: Whether the run was a batch (several sources, or a class) rather than one item.
+  /// Erases the progress bar, prints the summary, and returns the exit code: 0 when nothing failed;
+  /// the failures' own code (3, 4 or 5) when every item failed for the same kind of reason; 2 when
+  /// some failed; 5 instead of 0 or 2 when the results could not be written to standard output
+  /// (``Console/exitCode(_:)``).
+  ///
+  /// The summary is one line on standard error: "N of M items failed" when a batch had failures;
+  /// otherwise, when imgfetch's own thumbnails were skipped without a line, "T thumbnails, R reused,
+  /// S own thumbnails skipped" (not with `--quiet`), so the skipped files are said once. Own
+  /// thumbnails are not items: they count neither in M nor in the exit code.
+  /// - Parameter isBatch: Whether the run was a batch (several sources, a folder, or a class) rather
+  ///   than one item.
   /// - Returns: The exit code.
   public func finish(isBatch: Bool) -> ExitCode {
     progress.finish()
-    let (done, failed, kinds) = tally.withLock { ($0.done, $0.failed, $0.kinds) }
-    if failed == 0 { return Console.exitCode(.success) }
-    if isBatch || done > 1 { Console.error("\(failed) of \(done) items failed") }
-    if failed == done, let kind = kinds.first, kinds.allSatisfy({ $0 == kind }) { return kind.exitCode }
+    let tally = tally.withLock { $0 }
+    let own = tally.ownThumbnails == 0 ? "" : ", " + Self.count(tally.ownThumbnails, "own thumbnail") + " skipped"
+    if tally.failed == 0 {
+      if !own.isEmpty && !output.quiet {
+        Console.error("\(Self.count(tally.thumbnails, "thumbnail")), \(tally.reused) reused\(own)")
+      }
+      return Console.exitCode(.success)
+    }
+    if isBatch || tally.done > 1 { Console.error("\(tally.failed) of \(tally.done) items failed\(own)") }
+    if tally.failed == tally.done, let kind = tally.kinds.first, tally.kinds.allSatisfy({ $0 == kind }) {
+      return kind.exitCode
+    }
     return Console.exitCode(.someItemsFailed)
   }
+
+  /// `1 thumbnail`, `12 thumbnails`.
+  static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 }

@@ -2,15 +2,25 @@ import Dispatch
 import ImageCodecs
 import Synchronization
 import SystemFiles
+import Thumbnails
 
 /// `imgfetch [options] FILE...` for files on this machine: each is validated (and thumbnailed) by
-/// ``LocalItem``, `--jobs` at a time, and printed in the order given. Needs no network, so it runs
+/// ``LocalItem``, `--jobs` at a time, and printed in the order given (a folder operand's images in
+/// walk order, ``LocalOperands``). Needs no network, so it runs
 /// without the fetcher or a cache. With `--shard K/N`, only the files whose names hash to shard K
 /// (as a list of sources with URLs among them is split by the fetch path).
 enum LocalBatch {
   static func run(_ invocation: Invocation) -> ExitCode {
-    let files = invocation.operands.filter { invocation.parse.shard?.contains($0) ?? true }
-    let isBatch = invocation.operands.count > 1
+    let operands = LocalOperands(invocation)
+    let files = operands.items.filter { invocation.parse.shard?.contains($0.label) ?? true }
+    let isBatch = invocation.operands.count > 1 || operands.walkedFolder
+    var options = invocation.thumbnail.options
+    if let output = invocation.folders.outputDirectory, options != nil {
+      guard LocalOperands.createOutputDirectory(output) else { return .fileSystem }
+      options?.outputDirectory = ThumbnailDirectory(
+        path: output, sourceRoot: LocalOperands.sourceRoot(of: invocation.operands, cacheDirectory: nil))
+    }
+    let thumbnail = options
     let reporter = ItemReporter(output: invocation.output, total: isBatch ? files.count : nil)
     // Ctrl-C or SIGTERM: finish the items in progress (no partial files), start no more.
     let interrupted = Atomic(false)
@@ -26,10 +36,14 @@ enum LocalBatch {
       while !interrupted.load(ordering: .relaxed) {
         let index = next.add(1, ordering: .relaxed).oldValue
         guard index < files.count else { return }
-        var outcome = ItemOutcome(source: files[index])
-        LocalItem.examine(
-          files[index], into: &outcome, thumbnail: invocation.thumbnail.options,
-          limits: invocation.limits.decodeLimits, alreadyValidated: false)
+        var outcome = ItemOutcome(source: files[index].label)
+        if case .unreadable(_, let message) = files[index] {
+          outcome.failure = (.fileSystem, message)
+        } else {
+          LocalItem.examine(
+            files[index].label, into: &outcome, thumbnail: thumbnail, limits: invocation.limits.decodeLimits,
+            alreadyValidated: false)
+        }
         delivery.withLock { state in
           state.pending[index] = outcome
           while let ready = state.pending.removeValue(forKey: state.next) {

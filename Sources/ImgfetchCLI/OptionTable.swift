@@ -14,6 +14,8 @@ public enum OptionGroup: String, CaseIterable, Sendable {
   case work
   /// Decode limits, for every command that reads an image.
   case limits
+  /// How folder operands are walked.
+  case folders
   /// Thumbnails next to each original.
   case thumbnail
   /// `decode`'s output.
@@ -30,6 +32,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case .output: "Output"
     case .work: "Work"
     case .limits: "Limits"
+    case .folders: "Folders"
     case .thumbnail: "Thumbnails (--thumbnail)"
     case .decode: "decode"
     case .maintenance: "cache gc"
@@ -86,6 +89,11 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec(
           "max-pixels", value: true, valueName: "N", help: "largest accepted width x height (default 100000000)")
       ]
+    case .folders:
+      [
+        OptionSpec(
+          "recursive", short: "r", help: "walk the subfolders of a folder operand too (default: its top level)")
+      ]
     case .thumbnail:
       [
         OptionSpec("thumbnail", value: true, valueName: "SIZE", help: "N (longest side) or WxH (box) in pixels"),
@@ -100,6 +108,9 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec("upscale", help: "enlarge images smaller than the size"),
         OptionSpec("no-rotate", help: "do not apply the EXIF orientation"),
         OptionSpec("sync", help: "flush each thumbnail to disk before renaming it into place"),
+        OptionSpec(
+          "output-dir", value: true, valueName: "DIR",
+          help: "write thumbnails under DIR, mirroring the sources' folders, not next to the originals"),
       ]
     case .decode:
       [

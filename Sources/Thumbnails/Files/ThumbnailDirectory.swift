@@ -1,3 +1,4 @@
+import ImageCodecs
 import SystemFiles
 
 /// A folder thumbnails are written to instead of next to their originals, mirroring the tree of
@@ -14,7 +15,7 @@ import SystemFiles
 /// thumbnail: the mirrored path keeps every folder and the source's whole file name. A source
 /// outside the root is refused (``ThumbnailError/invalidOptions(_:)``) rather than written somewhere
 /// else; ``commonRoot(of:)`` gives a root that holds every source of a list. Missing folders are
-/// created (mode 0777 less the umask) when a thumbnail is written; reuse and stamps work there as
+/// created (mode 0755 less the umask) when a thumbnail is written; reuse and stamps work there as
 /// next to the originals.
 public struct ThumbnailDirectory: Sendable, Hashable {
   /// The folder thumbnails go under.
@@ -83,14 +84,11 @@ public struct ThumbnailDirectory: Sendable, Hashable {
     return parts
   }
 
-  /// Creates `folder` and the folders above it that are missing.
+  /// Creates `folder` and the folders above it that are missing (mode 0755, less the umask).
   /// - Throws: ``ThumbnailError/write(_:)`` naming the folder that could not be made.
   static func create(_ folder: String) throws(ThumbnailError) {
-    do {
-      try Directory.create(folder)
-    } catch {
-      throw .invalidOptions("cannot create the thumbnail folder \(error.path): \(error.message)")
+    do { try Directory.create(folder, permissions: 0o755) } catch {
+      throw .write(AtomicFile.WriteError(path: error.path, reason: error.message))
     }
   }
-
 }

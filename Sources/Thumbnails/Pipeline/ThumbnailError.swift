@@ -11,7 +11,8 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
   case outOfMemory(DecodeError)
   /// The thumbnail could not be encoded (the encoder's error, with the destination path).
   case encode(EncodeError)
-  /// The thumbnail file could not be written (nothing is left at the destination).
+  /// The thumbnail file, or a missing folder of an output folder's tree, could not be written
+  /// (nothing is left at the destination).
   case write(AtomicFile.WriteError)
   /// The options cannot produce a thumbnail (a size of 0, or an upscaled thumbnail over the pixel
   /// limit).
