@@ -10,7 +10,8 @@ source comments; what is checked is that the browser drew them.
 
 Code blocks must not be cut off: every module page and article is loaded in a 1280-pixel-wide
 window from a second server on 127.0.0.1 (the same files, with a measuring script added to each
-HTML page it serves), and every <pre> must fit its box (scrollWidth <= clientWidth) or wrap.
+HTML page it serves), and every <pre> must fit, it and each box around it up to <main>
+(scrollWidth <= clientWidth), or wrap.
 """
 import functools
 import html
@@ -41,7 +42,13 @@ setInterval(function () {
   if (!document.querySelector("main h1, h1")) return;
   var out = [];
   document.querySelectorAll("pre").forEach(function (pre) {
-    out.push({scroll: pre.scrollWidth, client: pre.clientWidth,
+    // DocC lets a <pre> grow to its longest line inside a box that scrolls: measure the pre and
+    // each box around it up to <main>, and report the first that is narrower than what it holds.
+    var box = pre;
+    for (var el = pre; el && el.tagName !== "MAIN" && el !== document.body; el = el.parentElement) {
+      if (el.scrollWidth > el.clientWidth + 1) { box = el; break; }
+    }
+    out.push({scroll: box.scrollWidth, client: box.clientWidth,
               wraps: /wrap/.test(getComputedStyle(pre).whiteSpace),
               text: (pre.textContent.split("\\n").sort(function (a, b) { return b.length - a.length; })[0] || "").slice(0, 100)});
   });

@@ -21,7 +21,10 @@ import os
 import re
 import sys
 
-# Where the repository is published: the URL the README's dependency line must name.
+# Where the repository is published: the URL the README's dependency line must name. Until a
+# release tag exists the line follows branch main (README, "The library"); with the first tag,
+# the README's line becomes `from: "X.Y.Z"`, and this line and scripts/check-package (which would
+# then tag its clone X.Y.Z) change with it.
 PUBLISHED_URL = "https://github.com/imgfetch/imgfetch.git"
 EXPECTED_LINE = f'.package(url: "{PUBLISHED_URL}", branch: "main")'
 
