@@ -115,7 +115,8 @@ def check_code_widths(site, modules, profile):
             for p in cut:
                 failures.append(
                     f"{path}: a code block is cut off at {measured['width']} px "
-                    f"({p['scroll']} px of text in {p['client']} px), its longest line: {p['text']!r}")
+                    f"({p['scroll']} px of text in {p['client']} px; about 75 characters fit), "
+                    f"its longest line: {p['text']!r}")
             print(f"{path}: {len(measured['pres'])} code blocks, {len(cut)} cut off at {measured['width']} px")
     finally:
         server.shutdown()
