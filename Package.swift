@@ -88,7 +88,7 @@ let package = Package(
     .target(name: "CFixtureSupport", path: "Tests/CFixtureSupport"),
     .target(name: "FixtureSupport", dependencies: ["CFixtureSupport", "ImageCodecs"], path: "Tests/FixtureSupport"),
     .testTarget(name: "SystemFilesTests", dependencies: ["SystemFiles"]),
-    .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "FixtureSupport"]),
+    .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CLCMS2Adapter", "FixtureSupport"]),
     // The fixture Parse Server, nginx and scratch files for the fetch tests.
     .target(
       name: "ParseFixtureSupport", dependencies: ["ParseFetch", "FixtureSupport", "SystemFiles"],

@@ -5,7 +5,7 @@ import Testing
 import Thumbnails
 
 /// The command line's colour and WebP options, run as a user runs them.
-@Suite(.timeLimit(.minutes(10))) struct ColorCommandTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct ColorCommandTests {
   static func withCopies<T>(_ names: [String], _ body: (String, [String]) throws -> T) throws -> T {
     let url = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: url) }

@@ -4,7 +4,7 @@ import Testing
 
 /// libcurl is opened with `dlopen` by the first request: a process that finds no usable libcurl
 /// fails that request as a network error that says why, and runs its local commands as ever.
-@Suite(.timeLimit(.minutes(5))) struct LibcurlLoadingTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(5))) struct LibcurlLoadingTests {
   @Test func aLibcurlWithoutItsEntryPointsIsANetworkErrorThatSaysSo() throws {
     let scratch = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }

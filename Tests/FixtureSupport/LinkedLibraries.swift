@@ -58,8 +58,8 @@ public enum LinkedLibraries {
 
   /// The libjpeg and libpng files mapped into this process, for test messages.
   public static let files: [String] = {
-    let maps = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd()) ?? Data()
-    let paths = String(decoding: maps, as: UTF8.self).split(separator: "\n").compactMap { line in
+    let maps = ProcFiles.text("/proc/self/maps") ?? ""
+    let paths = maps.split(separator: "\n").compactMap { line in
       line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
     }
     return Set(paths.filter { $0.contains("/libjpeg.so") || $0.contains("/libpng") }).sorted()

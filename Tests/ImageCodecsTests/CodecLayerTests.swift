@@ -7,7 +7,7 @@ import Testing
 /// adapters, front ends) that include and call only downward, and no cycle among the C files.
 /// `scripts/check-c-layers` proves it from the sources and the compiled objects' symbols; this
 /// test fails when any of it comes back.
-@Suite(.timeLimit(.minutes(3))) struct CodecLayerTests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct CodecLayerTests {
   @Test func theCodecLayerUsesNoLibraryInternalsAndCallsOnlyDownward() throws {
     let script = Fixtures.root.appendingPathComponent("scripts/check-c-layers").path
     let result = try runProcess("/usr/bin/env", ["python3", script])

@@ -5,7 +5,7 @@ import Testing
 
 /// The library knows colour: what a file's colour description is, pixels converted to sRGB on
 /// request, profiles kept by the encoders, and hostile profiles ignored with a reason.
-@Suite struct ColorManagementTests {
+@Suite(.timeLimit(.minutes(30))) struct ColorManagementTests {
   static func fixture(_ name: String) -> String { ViewedImage.colorFixture(name) }
   static func bytes(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture(name)))) }
 

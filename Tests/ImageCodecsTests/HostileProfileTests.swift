@@ -5,7 +5,7 @@ import Testing
 
 /// Broken and hostile colour profiles are ignored with a reason: the image decodes as it would
 /// without one (its numbers taken as sRGB), nothing crashes, and nothing allocates past the limits.
-@Suite struct HostileProfileTests {
+@Suite(.timeLimit(.minutes(30))) struct HostileProfileTests {
   static func bytes(_ name: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: ViewedImage.colorFixture(name))))
   }

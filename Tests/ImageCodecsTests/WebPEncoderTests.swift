@@ -5,7 +5,7 @@ import Testing
 
 /// WebP through libwebp: lossy and lossless, alpha kept, gray stored as RGB, the comment and the
 /// profile in chunks of their own that ImageMetadata reads back.
-@Suite struct WebPEncoderTests {
+@Suite(.timeLimit(.minutes(30))) struct WebPEncoderTests {
   static let photo: Image = { try! ImageDecoder.decode(contentsOf: Fixtures.image("Landscape_1.jpg"), options: DecodeOptions(jpegScale: .eighth)) }()
 
   static func psnr(_ a: Image, _ b: Image) -> Double {

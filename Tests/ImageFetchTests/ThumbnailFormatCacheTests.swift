@@ -4,7 +4,7 @@ import Thumbnails
 
 /// The cache's file classifier and the thumbnail writer agree on which names are thumbnails: a
 /// thumbnail of any format the writer knows is never counted, kept or evicted as a cache entry.
-@Suite struct ThumbnailFormatCacheTests {
+@Suite(.timeLimit(.minutes(30))) struct ThumbnailFormatCacheTests {
   @Test(arguments: ThumbnailFormat.fileExtensions)
   func everyThumbnailFormatIsAThumbnailToTheCache(fileExtension: String) {
     for size in ["256", "320x200", "320x200-cover"] {

@@ -7,7 +7,7 @@ import Testing
 
 /// The cache's per-entry lock: exclusive across open files (so across processes), its file made
 /// with its directory when missing and removed on release.
-@Suite struct FileLockTests {
+@Suite(.timeLimit(.minutes(30))) struct FileLockTests {
   @Test func isExclusiveMakesItsDirectoryAndRemovesItsFileOnRelease() throws {
     let directory = try scratchDirectory()
     defer { removeTree(directory) }

@@ -7,7 +7,7 @@ import Testing
 
 /// Path operations that are not about contents: removal, the access-time touch of a cache hit,
 /// flushing, and the current and home directories.
-@Suite struct FileSystemTests {
+@Suite(.timeLimit(.minutes(30))) struct FileSystemTests {
   @Test func removalSaysWhetherThereWasAnythingAndKeepsANonEmptyDirectory() throws {
     let directory = try scratchDirectory()
     defer { removeTree(directory) }

@@ -6,7 +6,7 @@ import Testing
 /// Glibc's functions only by importing Glibc (or Foundation, which re-exports it; SystemFiles,
 /// FoundationEssentials and Dispatch do not), so those are the files read. (The codecs' and the
 /// thumbnailer's Glibc imports are for memory and arithmetic: `malloc`, `sin`, `mode_t`.)
-@Suite struct SystemCallHomeTests {
+@Suite(.timeLimit(.minutes(30))) struct SystemCallHomeTests {
   static let calls = [
     "open", "openat", "close", "read", "pread", "write", "lseek", "ftruncate", "fsync", "fstat", "stat", "lstat",
     "unlink", "rename", "mkdir", "rmdir", "opendir", "readdir", "closedir", "flock", "readlink", "symlink", "getcwd",

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// A download's `.part` file: kept bytes, appends after them, a FIFO refused without blocking.
-@Suite struct WritableFileTests {
+@Suite(.timeLimit(.minutes(30))) struct WritableFileTests {
   @Test func keepsTheFirstBytesAndAppendsAfterThem() throws {
     let directory = try scratchDirectory()
     defer { removeTree(directory) }

@@ -6,7 +6,7 @@ import Thumbnails
 
 /// Thumbnails of wide-gamut, CMYK and gray photos look like the photo in a colour-managed viewer
 /// (Fixtures/color: one photo in every space, in every container).
-@Suite struct ColorThumbnailTests {
+@Suite(.timeLimit(.minutes(30))) struct ColorThumbnailTests {
   /// Every colour photo and container: the profile in JPEG APP2 and PNG iCCP, gAMA/cHRM PNGs.
   static let photos = [
     "display-p3.jpg", "display-p3.png", "adobe-rgb.jpg", "adobe-rgb.png", "prophoto.jpg", "prophoto.png",

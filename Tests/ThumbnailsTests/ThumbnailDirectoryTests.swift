@@ -8,7 +8,7 @@ import Testing
 /// Thumbnails under an output folder that mirrors the source tree: created folders, reuse and
 /// stamps there, no collisions, sources outside the root refused; and one's own thumbnails
 /// recognised in every format.
-@Suite struct ThumbnailDirectoryTests {
+@Suite(.timeLimit(.minutes(30))) struct ThumbnailDirectoryTests {
   static func copy(_ fixture: String, to path: String) throws {
     try FileManager.default.createDirectory(
       atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -11,6 +11,7 @@
 #pragma clang diagnostic warning "-Wextra"
 
 #include "imc_lcms2.h"
+#include "imc_matrix_shaper.h"
 
 #include <lcms2.h>
 #include <lcms2_plugin.h>
@@ -273,6 +274,7 @@ struct imc_color_transform {
   budget account; /* first: the context's user data points here */
   cmsContext context;
   cmsHTRANSFORM transform;
+  imc_matrix_shaper *shaper; /* instead of `transform`, between matrix-shaper RGB spaces */
   int32_t output;
 };
 
@@ -302,8 +304,85 @@ static int has_alpha(int32_t pixels) {
          pixels == IMC_PIXELS_RGBA16;
 }
 
+/* The 3x3 matrix of a matrix-shaper profile's colorants (columns: red, green, blue; PCS XYZ). */
+static int colorant_matrix(cmsHPROFILE profile, double matrix[3][3]) {
+  const cmsTagSignature tags[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
+  for (int column = 0; column < 3; column++) {
+    const cmsCIEXYZ *xyz = cmsReadTag(profile, tags[column]);
+    if (!xyz) return 0;
+    matrix[0][column] = xyz->X;
+    matrix[1][column] = xyz->Y;
+    matrix[2][column] = xyz->Z;
+  }
+  return 1;
+}
+
+static int invert(const double m[3][3], double out[3][3]) {
+  double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+               m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+  if (!(fabs(det) > 1e-9)) return 0;
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++) {
+      /* The cofactor of m[c][r], divided by the determinant. */
+      int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+      out[r][c] = (m[r1][c1] * m[r2][c2] - m[r1][c2] * m[r2][c1]) / det;
+    }
+  return 1;
+}
+
+/* The tables of imc_matrix_shaper.h for 8-bit RGB from `source` to `target`, both matrix-shaper RGB
+ * profiles (relative colorimetric: both ends' colorants are relative to the PCS white; black-point
+ * compensation changes nothing, as both curves start at 0, which is checked). NULL when a profile
+ * is not of that form, so that lcms2 builds the transform instead. */
+static imc_matrix_shaper *matrix_shaper(cmsHPROFILE source, cmsHPROFILE target) {
+  if (cmsGetColorSpace(source) != cmsSigRgbData || cmsGetColorSpace(target) != cmsSigRgbData ||
+      !cmsIsMatrixShaper(source) || !cmsIsMatrixShaper(target) || cmsGetPCS(source) != cmsSigXYZData ||
+      cmsGetPCS(target) != cmsSigXYZData)
+    return NULL;
+  double from[3][3], to[3][3], inverse[3][3];
+  if (!colorant_matrix(source, from) || !colorant_matrix(target, to) || !invert(to, inverse)) return NULL;
+  const cmsTagSignature curves[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
+  /* The target is lcms2's sRGB, whose three channels share one curve. */
+  cmsToneCurve *output = cmsReadTag(target, cmsSigRedTRCTag);
+  cmsToneCurve *reverse = output ? cmsReverseToneCurve(output) : NULL;
+  if (!reverse) return NULL;
+  imc_matrix_shaper *shaper = malloc(sizeof *shaper);
+  int usable = shaper != NULL;
+  for (int channel = 0; channel < 3 && usable; channel++) {
+    cmsToneCurve *curve = cmsReadTag(source, curves[channel]);
+    if (!curve) {
+      usable = 0;
+      break;
+    }
+    for (int code = 0; code < 256; code++)
+      shaper->linear[channel][code] = cmsEvalToneCurveFloat(curve, (cmsFloat32Number)code / 255.0f);
+    if (shaper->linear[channel][0] != 0.0f) usable = 0; /* a raised black: lcms2 and black-point compensation */
+  }
+  for (int step = 0; step <= IMC_ENCODE_STEPS && usable; step++)
+    shaper->encode[step] = cmsEvalToneCurveFloat(reverse, (cmsFloat32Number)step / (cmsFloat32Number)IMC_ENCODE_STEPS);
+  if (usable && shaper->encode[0] != 0.0f) usable = 0;
+  for (int r = 0; r < 3 && usable; r++)
+    for (int c = 0; c < 3; c++)
+      shaper->matrix[r][c] = (float)(inverse[r][0] * from[0][c] + inverse[r][1] * from[1][c] + inverse[r][2] * from[2][c]);
+  cmsFreeToneCurve(reverse);
+  if (!usable) {
+    free(shaper);
+    return NULL;
+  }
+  return shaper;
+}
+
 imc_color_transform *imc_transform_create(const uint8_t *icc, size_t length, int32_t input, int32_t output,
                                           char *message, size_t message_size) {
+  return imc_transform_create_choosing(icc, length, input, output, 1, message, message_size);
+}
+
+int32_t imc_transform_is_matrix_shaper(const imc_color_transform *transform) {
+  return transform && transform->shaper ? 1 : 0;
+}
+
+imc_color_transform *imc_transform_create_choosing(const uint8_t *icc, size_t length, int32_t input, int32_t output,
+                                                   int32_t allow_matrix_shaper, char *message, size_t message_size) {
   cmsUInt32Number in_format = lcms_format(input), out_format = lcms_format(output);
   if (message_size > 0) message[0] = 0;
   if (!in_format || !out_format) {
@@ -325,7 +404,9 @@ imc_color_transform *imc_transform_create(const uint8_t *icc, size_t length, int
   cmsHPROFILE source = icc ? cmsOpenProfileFromMemTHR(made->context, icc, (cmsUInt32Number)length)
                            : cmsCreate_sRGBProfileTHR(made->context);
   cmsHPROFILE target = is_gray(output) ? srgb_gray_profile(made->context) : cmsCreate_sRGBProfileTHR(made->context);
-  if (source && target) {
+  int same_layout = input == output && (input == IMC_PIXELS_RGB8 || input == IMC_PIXELS_RGBA8);
+  if (source && target && same_layout && allow_matrix_shaper) made->shaper = matrix_shaper(source, target);
+  if (source && target && !made->shaper) {
     cmsUInt32Number flags = cmsFLAGS_NOCACHE | cmsFLAGS_BLACKPOINTCOMPENSATION;
     if (has_alpha(input) && has_alpha(output)) flags |= cmsFLAGS_COPY_ALPHA;
     made->transform = cmsCreateTransformTHR(made->context, source, in_format, target, out_format,
@@ -333,7 +414,7 @@ imc_color_transform *imc_transform_create(const uint8_t *icc, size_t length, int
   }
   if (source) cmsCloseProfile(source);
   if (target) cmsCloseProfile(target);
-  if (!made->transform) {
+  if (!made->transform && !made->shaper) {
     snprintf(message, message_size, "%s", !source ? "lcms2 cannot read the profile"
                                                   : "lcms2 cannot build a transform to sRGB from the profile");
     imc_transform_destroy(made);
@@ -345,6 +426,11 @@ imc_color_transform *imc_transform_create(const uint8_t *icc, size_t length, int
 void imc_transform_rows(imc_color_transform *transform, const uint8_t *in, size_t in_stride, uint8_t *out,
                         size_t out_stride, uint32_t width, uint32_t rows) {
   if (!transform || width == 0 || rows == 0) return;
+  if (transform->shaper) {
+    imc_matrix_shaper_rows(transform->shaper, in, in_stride, out, out_stride, width, rows,
+                           transform->output == IMC_PIXELS_RGBA8 ? 4 : 3);
+    return;
+  }
   cmsDoTransformLineStride(transform->transform, in, out, width, rows, (cmsUInt32Number)in_stride,
                            (cmsUInt32Number)out_stride, 0, 0);
 }
@@ -359,6 +445,7 @@ void imc_transform_cmyk_row(void *context, const uint8_t *cmyk, uint8_t *out, ui
 void imc_transform_destroy(imc_color_transform *transform) {
   if (!transform) return;
   if (transform->transform) cmsDeleteTransform(transform->transform);
+  free(transform->shaper);
   if (transform->context) cmsDeleteContext(transform->context);
   free(transform);
 }

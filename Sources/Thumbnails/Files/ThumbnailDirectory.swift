@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemFiles
 
 /// A folder thumbnails are written to instead of next to their originals, mirroring the tree of
 /// folders under a source root: with `path` `/srv/thumbs` and `sourceRoot` `~/Pictures`, the thumbnail
@@ -71,9 +69,7 @@ public struct ThumbnailDirectory: Sendable, Hashable {
   static func components(of path: String) -> [String] {
     var full = path
     if !path.hasPrefix("/") {
-      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-      let cwd = getcwd(&buffer, buffer.count).map { _ in String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) } ?? "/"
-      full = cwd + "/" + path
+      full = (FileSystem.currentDirectory() ?? "/") + "/" + path
     }
     var parts: [String] = []
     for part in full.split(separator: "/", omittingEmptySubsequences: true) {
@@ -90,12 +86,11 @@ public struct ThumbnailDirectory: Sendable, Hashable {
   /// Creates `folder` and the folders above it that are missing.
   /// - Throws: ``ThumbnailError/write(_:)`` naming the folder that could not be made.
   static func create(_ folder: String) throws(ThumbnailError) {
-    var made = folder.hasPrefix("/") ? "" : "."
-    for part in folder.split(separator: "/", omittingEmptySubsequences: true) {
-      made += "/" + part
-      if mkdir(made, 0o777) != 0 && errno != EEXIST {
-        throw .invalidOptions("cannot create the thumbnail folder \(made): \(ThumbnailWriter.systemError())")
-      }
+    do {
+      try Directory.create(folder)
+    } catch {
+      throw .invalidOptions("cannot create the thumbnail folder \(error.path): \(error.message)")
     }
   }
+
 }

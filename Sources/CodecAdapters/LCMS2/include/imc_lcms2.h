@@ -80,6 +80,17 @@ typedef struct imc_color_transform imc_color_transform;
 imc_color_transform *imc_transform_create(const uint8_t *icc, size_t length, int32_t input, int32_t output,
                                           char *message, size_t message_size);
 
+/* imc_transform_create, choosing how: between matrix-shaper RGB profiles with the same 8-bit RGB or
+ * RGBA layout on both sides, imc_transform_create converts with tables of its own made from the
+ * profiles' curves and colorants (imc_matrix_shaper.h: a tenth of lcms2's set-up time, results
+ * within one code value of lcms2's), unless `allow_matrix_shaper` is 0 (the tests' oracle: lcms2's
+ * own transform). */
+imc_color_transform *imc_transform_create_choosing(const uint8_t *icc, size_t length, int32_t input, int32_t output,
+                                                   int32_t allow_matrix_shaper, char *message, size_t message_size);
+
+/* 1 when `transform` converts with the matrix-shaper tables rather than an lcms2 transform. */
+int32_t imc_transform_is_matrix_shaper(const imc_color_transform *transform);
+
 /* Transforms `rows` rows of `width` pixels. In place (in == out) when both layouts are the same size. */
 void imc_transform_rows(imc_color_transform *transform, const uint8_t *in, size_t in_stride, uint8_t *out,
                         size_t out_stride, uint32_t width, uint32_t rows);
