@@ -3,20 +3,30 @@
 
 usage: consumer-package.py CLONE DEST
 
-CLONE is a clone of imgfetch tagged 1.0.0. DEST gets a package that depends on it by version and
+CLONE is a clone of imgfetch whose branch `main` is the commit under test. DEST gets a package that
 holds, as one executable target each, every ```swift block of CLONE's README.md and of its DocC
 articles (Sources/*/*.docc/*.md), written as they are. The README block that begins with
-`// swift-tools-version` is the consumer's manifest: its `.package(url:…, from:…)` is pointed at
-CLONE and 1.0.0, and the other blocks become targets with the same dependencies as its first
-target. Without such a block, a manifest using the four library products is made up.
+`// swift-tools-version` is the consumer's manifest, as a user copies it: its one dependency line
+must be exactly
+
+    .package(url: "<the published URL>", branch: "main")
+
+and only its URL is swapped, for CLONE's `file://` URL; any other form of the line (another
+requirement, `from:`, `exact:`, a second .package) fails, so the README cannot show a line that
+this check does not build. The other blocks become targets with the same dependencies as its
+first target.
 """
 import glob
 import os
 import re
 import sys
 
-PRODUCTS = ["ImageCodecs", "Thumbnails", "ParseFetch", "ImageFetch"]
-
+# Where the repository is published: the URL the README's dependency line must name. Until a
+# release tag exists the line follows branch main (README, "The library"); with the first tag,
+# the README's line becomes `from: "X.Y.Z"`, and this line and scripts/check-package (which would
+# then tag its clone X.Y.Z) change with it.
+PUBLISHED_URL = "https://github.com/imgfetch/imgfetch.git"
+EXPECTED_LINE = f'.package(url: "{PUBLISHED_URL}", branch: "main")'
 
 def swift_blocks(path):
     """The ```swift blocks of a Markdown file, with the line each starts on."""
@@ -49,25 +59,21 @@ def main():
                 manifest = (where, text)
             else:
                 code.append((where, text))
-    # Before the README had its Package.swift block, only the products were checked.
     if manifest is None:
-        deps = ",\n".join(f'        .product(name: "{p}", package: "imgfetch")' for p in PRODUCTS)
-        text = (
-            "// swift-tools-version:6.0\nimport PackageDescription\n\nlet package = Package(\n"
-            '  name: "Consumer",\n  dependencies: [.package(url: "file:///imgfetch", from: "1.0.0")],\n'
-            f'  targets: [\n    .executableTarget(\n      name: "Consumer",\n      dependencies: [\n{deps}\n      ]),\n'
-            "  ]\n)\n"
-        )
-        manifest = ("(generated)", text)
-        code = [("(generated)", "".join(f"import {p}\n" for p in PRODUCTS) + 'print("imgfetch products")\n')]
+        sys.exit("README.md has no ```swift block beginning with // swift-tools-version (the manifest to copy)")
     where, text = manifest
-    text, count = re.subn(
-        r'\.package\(\s*url:\s*"[^"]*",\s*from:\s*"[^"]*"\s*\)',
-        f'.package(url: "file://{os.path.abspath(clone)}", from: "1.0.0")',
-        text,
-    )
-    if count != 1:
-        sys.exit(f"{where}: expected one .package(url: …, from: …) line, found {count}")
+    if not where.startswith("README.md:"):
+        sys.exit(f"{where}: the Package.swift block belongs in README.md, where users copy it")
+    lines = re.findall(r"\.package\([^)]*\)", text)
+    if lines != [EXPECTED_LINE]:
+        sys.exit(
+            f"{where}: the manifest's dependency line must be exactly\n    {EXPECTED_LINE}\n"
+            f"(what scripts/check-package builds, with only the URL pointed at the clone); found: {lines}"
+        )
+    built = f'.package(url: "file://{os.path.abspath(clone)}", branch: "main")'
+    text = text.replace(EXPECTED_LINE, built)
+    print(f"dependency line: {EXPECTED_LINE}")
+    print(f"built as:        {built}")
     first = re.search(r'\.executableTarget\(\s*name:\s*"([^"]+)"', text)
     if not first:
         sys.exit(f"{where}: the manifest has no .executableTarget(name: …) for the first block")

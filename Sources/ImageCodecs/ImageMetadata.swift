@@ -36,7 +36,7 @@ public struct ImageMetadata: Sendable, Equatable {
 
   /// The keyword ``ImageEncoder`` gives a comment in PNG, and this type gives a JPEG `COM` segment.
   public static let commentKeyword = "Comment"
-  /// How many bytes from the start of a file ``read(contentsOf:headBytes:)`` reads by default.
+  /// How many bytes from the start of a file ``read(contentsOf:headBytes:readsColor:)`` reads by default.
   public static let defaultHeadBytes = 16 << 10
 
   /// The file's format.

@@ -43,11 +43,13 @@ public struct JPEGEncoder: ImageEncoding, Hashable {
     }
   }
 
+  /// Whether two encoders write the same bytes: every setting equal.
   public static func == (lhs: JPEGEncoder, rhs: JPEGEncoder) -> Bool {
     lhs.quality == rhs.quality && lhs.progressive == rhs.progressive && lhs.lumaSampling == rhs.lumaSampling
       && lhs.restartInterval == rhs.restartInterval
   }
 
+  /// Hashes the quality and the progressive setting (equal encoders hash alike).
   public func hash(into hasher: inout Hasher) {
     hasher.combine(quality)
     hasher.combine(progressive)

@@ -61,7 +61,7 @@ public final class StreamingDecoder {
   public private(set) var rowsRead = 0
 
   /// What the numbers of the rows handed out mean (nil until the output is known): the source's
-  /// colour space, or sRGB when converted (see ``ImageDecoder/pixelColorSpace``).
+  /// colour space, or sRGB when converted (as ``Image/colorSpace`` says for a one-call decode).
   public private(set) var outputColorSpace: ColorSpace?
 
   /// A CMYK JPEG's row converter (kept alive while the stream decodes), or why there is none.

@@ -109,7 +109,7 @@ import Testing
   }
 
   /// The inputs on which the decoders once disagreed (Fixtures/regressions/Verdicts, from the fuzz
-  /// corpora and FuzzStreaming's findings), each with the verdict decided for it (README, "Decoding
+  /// corpora and FuzzStreaming's findings), each with the verdict decided for it (ImageCodecs.docc, "Decoding
   /// policy"): a bad Huffman code is `corrupt` wherever libjpeg meets it; FF fill bytes before a
   /// stuffed FF give the same pixels; a PNG cut inside a chunk is `truncated` (unless the chunk's
   /// header is impossible); damage in IDAT data that the data completes is `corrupt`.
