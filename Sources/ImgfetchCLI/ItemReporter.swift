@@ -35,7 +35,7 @@ public final class ItemReporter: Sendable {
         tally.kinds.append(failure.kind)
       }
     }
-    if let failure = outcome.failure {
+    if let failure = outcome.failure, !outcome.failureIsSummarised {
       let label = outcome.source
       progress.print(failure.message.hasPrefix(label) ? failure.message : "\(label): \(failure.message)", toError: true)
     } else if let skipped = outcome.skipped {
@@ -59,7 +59,7 @@ public final class ItemReporter: Sendable {
     progress.finish()
     let (done, failed, kinds) = tally.withLock { ($0.done, $0.failed, $0.kinds) }
     if failed == 0 { return Console.exitCode(.success) }
-    if isBatch || done > 1 { Console.error("\(failed) of \(done) items failed") }
+    if isBatch || done > 1 { Console.error(failureSummary(failed: failed, of: done)) }
     if failed == done, let kind = kinds.first, kinds.allSatisfy({ $0 == kind }) { return kind.exitCode }
     return Console.exitCode(.someItemsFailed)
   }

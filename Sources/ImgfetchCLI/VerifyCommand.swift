@@ -1,20 +1,26 @@
 import ImageCodecs
+import SystemFiles
 
 /// `imgfetch verify FILE...`: a full strict decode of each file, row by row into one scratch row
-/// (`ImageDecoder.validate`: memory grows with the width, not the area); `OK` or the reason per file.
+/// (`ImageDecoder.validate`: memory grows with the width, not the area). `FILE: OK` on standard
+/// output per valid file (with `--json` the default command's object: `source`, the sizes,
+/// `format`, `bytes`), the reason on standard error per invalid one (``FileReport``).
 enum VerifyCommand {
   static func run(_ invocation: Invocation) -> ExitCode {
     let options = DecodeOptions(limits: invocation.limits.decodeLimits)
-    var kinds: [ItemOutcome.FailureKind] = []
+    var report = FileReport(json: invocation.output.json, quiet: invocation.output.quiet)
     for file in invocation.operands {
       do {
-        _ = try ImageDecoder.validate(contentsOf: file, options: options)
-        Console.out("\(file): OK")
+        let header = try ImageDecoder.validate(contentsOf: file, options: options)
+        var outcome = ItemOutcome(source: file)
+        outcome.record(header)
+        outcome.bytes = Int64(FileStatus.of(file)?.size ?? 0)
+        report.succeeded(line: "\(file): OK", fields: outcome.jsonFields)
       } catch {
-        Console.out("\(file): \(error.summary): \(error.message)")
-        kinds.append(LocalItem.describe(error).kind)
+        let (kind, message) = LocalItem.describe(error)
+        report.failed(file, kind: kind, message: message)
       }
     }
-    return ExitCode.of(failures: kinds, items: invocation.operands.count)
+    return report.finish()
   }
 }
