@@ -66,7 +66,8 @@ enum CacheCommand {
     ]
     let parts = kinds.filter { $0.0 > 0 }.map { $0.1 + ($0.2.map { " (\(ProgressLine.bytes($0)))" } ?? "") }
     if parts.isEmpty { return "nothing to remove in \(cache.directory)" }
-    return "removed \(parts.joined(separator: ", ")) from \(cache.directory) (\(ProgressLine.bytes(removed.totalBytes)) in all)"
+    let total = ProgressLine.bytes(removed.totalBytes)
+    return "removed \(parts.joined(separator: ", ")) from \(cache.directory) (\(total) in all)"
   }
 
   /// What `clear` or `gc` removed, as one JSON object: `directory`, `action`, `removedEntries`,

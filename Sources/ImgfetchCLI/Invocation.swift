@@ -121,7 +121,9 @@ public struct Invocation: Sendable {
     switch command {
     case .fetch:
       // Checked after the options' values, so that `--thumbnail photo.jpg` says the size is missing.
-      if operands.isEmpty && parse.className == nil { throw UsageError("nothing to fetch: give SOURCE... or --class C") }
+      if operands.isEmpty && parse.className == nil {
+        throw UsageError("nothing to fetch: give SOURCE... or --class C")
+      }
       if parse.className != nil && !operands.isEmpty { throw UsageError("give either SOURCE... or --class, not both") }
       if parse.column == nil, let object = operands.first(where: { SourceKind(argument: $0).isParseObject }) {
         throw UsageError("\(object) is a Parse object: give --column NAME")

@@ -76,7 +76,9 @@ import Testing
 
       let gc = try runImgfetch(["cache", "gc", "--max-age", "0", "--cache-dir", directory.path])
       #expect(gc.status == 0)
-      #expect(gc.stdoutText == "removed 1 partial download (70 B), 1 temporary file (30 B) from \(directory.path) (100 B in all)\n")
+      #expect(
+        gc.stdoutText
+          == "removed 1 partial download (70 B), 1 temporary file (30 B) from \(directory.path) (100 B in all)\n")
       #expect(try names(directory) == ["CACHEDIR.TAG", tmpl, "photo.jpg", "photo.jpg.thumb-64.jpg", "README.TXT"])
 
       let clear = try runImgfetch(["cache", "clear", "--cache-dir", directory.path])
@@ -120,7 +122,9 @@ import Testing
       held.unlock()
       let clear = try runImgfetch(["cache", "clear", "--cache-dir", directory.path])
       #expect(clear.status == 0)
-      #expect(clear.stdoutText == "removed 1 partial download (10 B) from \(directory.path) (10 B in all)\n", "\(clear.stdoutText)")
+      #expect(
+        clear.stdoutText == "removed 1 partial download (10 B) from \(directory.path) (10 B in all)\n",
+        "\(clear.stdoutText)")
       #expect(try names(directory) == ["CACHEDIR.TAG"])
     }
   }

@@ -55,7 +55,9 @@ import Testing
     #expect(figures.allSatisfy { $0.total == 8 })
     #expect(result.stdoutText.split(separator: "\n").count == present.count)
     // Objects without the column are each a failed item, said once for the walk (24.4).
-    #expect(result.stderrText.contains("imgfetch: Photo: column MainImage is missing in 2 of 8 objects (c000000000, k000000000); "))
+    #expect(
+      result.stderrText.contains(
+        "imgfetch: Photo: column MainImage is missing in 2 of 8 objects (c000000000, k000000000); "))
     #expect(!result.stderrText.contains("imgfetch: Photo/c000000000"))
     #expect(result.status == 2)
   }
@@ -69,7 +71,9 @@ import Testing
     let result = try runImgfetch(Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImgae"]))
     #expect(result.status == 4)
     #expect(result.stdout.isEmpty)
-    #expect(result.stderrText.hasPrefix("imgfetch: Photo: column MainImgae is missing in 2 of 2 objects (a000000000, b000000000); "))
+    #expect(
+      result.stderrText.hasPrefix(
+        "imgfetch: Photo: column MainImgae is missing in 2 of 2 objects (a000000000, b000000000); "))
     #expect(result.stderrText.split(separator: "\n").count == 2)  // and "2 of 2 items failed"
   }
 

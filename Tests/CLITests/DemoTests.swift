@@ -65,8 +65,12 @@ import Testing
     #expect(jsonLines == 3 && plainLines == 10, "\(drawn)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     // The ten thumbnails stay where the last line says, each a real image; the server is gone.
-    #expect(drawn.hasSuffix("The originals and their thumbnails are in \(kept.path) (remove it with: rm -r '\(kept.path)')\n"))
-    let thumbnails = try FileManager.default.contentsOfDirectory(atPath: kept.path).filter { $0.contains(".thumb-256.") }
+    #expect(
+      drawn.hasSuffix("The originals and their thumbnails are in \(kept.path) (remove it with: rm -r '\(kept.path)')\n")
+    )
+    let thumbnails = try FileManager.default.contentsOfDirectory(atPath: kept.path).filter {
+      $0.contains(".thumb-256.")
+    }
     #expect(thumbnails.count == 10)
     for name in thumbnails {
       let verified = try runImgfetch(["verify", kept.appendingPathComponent(name).path])

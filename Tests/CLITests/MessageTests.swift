@@ -15,7 +15,9 @@ import Testing
   @Test func aMissingSizeAnUnknownWordAndAMisspeltOptionNameTheFix() throws {
     let noSize = try runImgfetch(["--thumbnail", Self.photo])
     #expect(noSize.status == 1 && noSize.stdout.isEmpty)
-    #expect(noSize.stderrText == Self.usage("--thumbnail needs a size: N or WxH, numbers from 1 to 65500 (got \(Self.photo))"))
+    #expect(
+      noSize.stderrText == Self.usage("--thumbnail needs a size: N or WxH, numbers from 1 to 65500 (got \(Self.photo))")
+    )
     for (arguments, message) in [
       (["thumbnail", Self.photo], "thumbnail is neither a command nor a file; did you mean --thumbnail?"),
       (["--thumbnial", "64", Self.photo], "unknown option --thumbnial; did you mean --thumbnail?"),
@@ -63,7 +65,8 @@ import Testing
       let url = directory.appendingPathComponent(name)
       try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try Data(count: bytes).write(to: url)
-      try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -200_000)], ofItemAtPath: url.path)
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSinceNow: -200_000)], ofItemAtPath: url.path)
     }
     try write(1000, "photo.jpg")
     try write(2000, "other.png")
@@ -81,7 +84,8 @@ import Testing
     #expect(gc.status == 0 && gc.stderr.isEmpty)
     #expect(
       gc.stdoutText
-        == "removed 1 partial download (70 B), 1 temporary file (30 B), 1 lock file from \(directory.path) (100 B in all)\n")
+        == "removed 1 partial download (70 B), 1 temporary file (30 B), 1 lock file from \(directory.path) (100 B in all)\n"
+    )
     let again = try runImgfetch(["cache", "gc", "--json"] + arguments)
     #expect(
       again.stdoutText
@@ -89,7 +93,8 @@ import Testing
         + "\"removedPartialDownloads\":0,\"removedTemporaryFiles\":0,\"removedLockFiles\":0,\"removedBytes\":0}\n")
     let clear = try runImgfetch(["cache", "clear"] + arguments)
     #expect(clear.status == 0 && clear.stderr.isEmpty)
-    #expect(clear.stdoutText == "removed 2 images (3.0 KB), 1 thumbnail (50 B) from \(directory.path) (3.1 KB in all)\n")
+    #expect(
+      clear.stdoutText == "removed 2 images (3.0 KB), 1 thumbnail (50 B) from \(directory.path) (3.1 KB in all)\n")
     let empty = try runImgfetch(["cache", "clear"] + arguments)
     #expect(empty.stdoutText == "nothing to remove in \(directory.path)\n")
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["CACHEDIR.TAG"])
@@ -105,12 +110,17 @@ import Testing
     let fixture = try await ParseFixture(files: [:], seed: ["classes": ["Photo": objects]])
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
-    let one = try runImgfetch(ClassWalkTests.arguments(fixture, cache: cache, ["Photo/n000000000", "--column", "MainImage"]))
+    let one = try runImgfetch(
+      ClassWalkTests.arguments(fixture, cache: cache, ["Photo/n000000000", "--column", "MainImage"]))
     #expect(one.status == 4 && one.stdout.isEmpty)
     #expect(one.stderrText == "imgfetch: Photo/n000000000: column MainImage is not a file (found a number)\n")
-    let string = try runImgfetch(ClassWalkTests.arguments(fixture, cache: cache, ["Photo/a000000000", "--column", "MainImage", "--json"]))
+    let string = try runImgfetch(
+      ClassWalkTests.arguments(fixture, cache: cache, ["Photo/a000000000", "--column", "MainImage", "--json"]))
     #expect(string.status == 4)
-    #expect(string.stdoutText == "{\"source\":\"Photo/a000000000\",\"objectId\":\"a000000000\",\"error\":\"Photo/a000000000: column MainImage is not a file (found a string)\"}\n")
+    #expect(
+      string.stdoutText
+        == "{\"source\":\"Photo/a000000000\",\"objectId\":\"a000000000\",\"error\":\"Photo/a000000000: column MainImage is not a file (found a string)\"}\n"
+    )
 
     let walk = try runImgfetch(
       ClassWalkTests.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage", "--json"]))
@@ -124,7 +134,8 @@ import Testing
     let lines = walk.stdoutText.split(separator: "\n")
     #expect(lines.count == 6 && lines.allSatisfy { $0.contains("\"error\":\"Photo/") && $0.contains("is not a file") })
 
-    let misspelt = try runImgfetch(ClassWalkTests.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImgae"]))
+    let misspelt = try runImgfetch(
+      ClassWalkTests.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImgae"]))
     #expect(misspelt.status == 4 && misspelt.stdout.isEmpty)
     #expect(
       misspelt.stderrText
@@ -135,6 +146,9 @@ import Testing
     let single = try runImgfetch(
       ClassWalkTests.arguments(
         fixture, cache: cache, ["--class", "Photo", "--column", "Nope", "--where", "{\"MainImage\":42}"]))
-    #expect(single.stderrText.hasSuffix("in 1 of 1 object (n000000000); check the column name, or add {\"Nope\":{\"$exists\":true}} to --where to skip objects without it\nimgfetch: 1 of 1 item failed\n"), "\(single.stderrText)")
+    #expect(
+      single.stderrText.hasSuffix(
+        "in 1 of 1 object (n000000000); check the column name, or add {\"Nope\":{\"$exists\":true}} to --where to skip objects without it\nimgfetch: 1 of 1 item failed\n"
+      ), "\(single.stderrText)")
   }
 }

@@ -122,7 +122,8 @@ import Testing
         == "imgfetch: decode: --json goes with -o PATH (the pixels would share standard output with the JSON) "
         + "(see imgfetch --help)\n")
     let quiet = try runImgfetch(["decode", Self.good, "-o", target, "-q"])
-    #expect(quiet.status == 1 && quiet.stderrText == "imgfetch: --quiet does not apply to decode (see imgfetch --help)\n")
+    #expect(
+      quiet.status == 1 && quiet.stderrText == "imgfetch: --quiet does not apply to decode (see imgfetch --help)\n")
     let plain = try runImgfetch(["decode", Self.bad, "-o", target])
     #expect(plain.status == 4 && plain.stdout.isEmpty && plain.stderrText == "imgfetch: \(Self.badReason)\n")
   }
