@@ -38,6 +38,15 @@ final class BatchRun: Sendable {
       func add(_ source: FetchSource, slicedByServer: Bool = false) async {
         if let shard = settings.shard, !slicedByServer, !shard.contains(source.shardKey) { return }
         walked += 1
+        // A column that holds no file: the same for many objects of a walk, so said once at the end
+        // (the first objects named in walk order); the item fails without a task.
+        if case .objectFile(_, .failure(let error)) = source, columnProblems.record(error) {
+          var outcome = ItemOutcome(source: source.label, objectID: source.objectID)
+          outcome.failure = BatchRun.describe(error)
+          outcome.failureIsSummarised = true
+          reporter.report(outcome)
+          return
+        }
         // Twice `jobs` items in flight: while `jobs` of them decode (the fetcher's decode slots),
         // the next ones download into their .part files.
         if inFlight >= 2 * settings.jobs, let outcome = await group.next() {
@@ -96,12 +105,6 @@ final class BatchRun: Sendable {
       reporter.progress.transfer(label, received: update.bytesReceived, expected: update.bytesExpected)
     }
     let path: String
-    // A column that holds no file: the same for many objects of a walk, so said once at the end.
-    if case .objectFile(_, .failure(let error)) = source, columnProblems.record(error) {
-      outcome.failure = BatchRun.describe(error)
-      outcome.failureIsSummarised = true
-      return outcome
-    }
     do {
       switch source {
       case .local(let file):

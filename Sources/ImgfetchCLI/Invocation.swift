@@ -133,9 +133,12 @@ public struct Invocation: Sendable {
     case .decode:
       if operands.count != 1 { throw UsageError("decode needs exactly one FILE") }
     case .cache:
-      guard operands.count == 1, ["stats", "clear", "gc"].contains(operands[0]) else {
-        throw UsageError(
-          "cache needs one of: stats, clear, gc\(operands.isEmpty ? "" : " (got \(operands.joined(separator: " ")))")")
+      let actions = ["stats", "clear", "gc"]
+      guard operands.count == 1, actions.contains(operands[0]) else {
+        let guess = operands.count == 1 ? Suggestion.nearest(to: operands[0], in: actions) : nil
+        let hint = guess.map { "; did you mean \($0)?" } ?? ""
+        let got = operands.isEmpty ? "" : " (got \(operands.joined(separator: " "))\(hint))"
+        throw UsageError("cache needs one of: stats, clear, gc" + got)
       }
       if parsed.value("max-age") != nil && operands[0] != "gc" { throw UsageError("--max-age goes with cache gc") }
     case .help, .version: break

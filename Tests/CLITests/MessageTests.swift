@@ -26,6 +26,7 @@ import Testing
       (["version"], "version is neither a command nor a file; did you mean --version?"),
       (["info", Self.photo, "--jsno"], "unknown option --jsno; did you mean --json?"),
       ([Self.photo, "--bogus"], "unknown option --bogus"),  // close to nothing: no guess
+      (["cache", "claer"], "cache needs one of: stats, clear, gc (got claer; did you mean clear?)"),
     ] {
       let result = try runImgfetch(arguments)
       #expect(result.status == 1 && result.stdout.isEmpty, "\(arguments)")
