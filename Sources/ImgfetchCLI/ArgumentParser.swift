@@ -85,7 +85,8 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
 ///   - arguments: The arguments after the command name.
 ///   - specs: The options the command accepts.
 /// - Returns: The parsed arguments.
-/// - Throws: ``UsageError`` for an unknown option, a missing value or a value given to a flag.
+/// - Throws: ``UsageError`` for an unknown option (with the nearest known one, when one is close), a
+///   missing value or a value given to a flag.
 public func parseArguments(_ arguments: [String], specs: [OptionSpec]) throws(UsageError) -> ParsedArguments {
   var parsed = ParsedArguments()
   var index = 0
@@ -115,7 +116,11 @@ public func parseArguments(_ arguments: [String], specs: [OptionSpec]) throws(Us
       name = String(argument.dropFirst())
       spec = name.count == 1 ? specs.first { $0.shortName == name.first } : nil
     }
-    guard let spec else { throw UsageError("unknown option \(inlineValue == nil ? argument : "--" + name)") }
+    guard let spec else {
+      let typed = inlineValue == nil ? argument : "--" + name
+      let nearest = argument.hasPrefix("--") ? Suggestion.nearest(to: name, in: specs.map(\.name)) : nil
+      throw UsageError("unknown option \(typed)" + (nearest.map { "; did you mean --\($0)?" } ?? ""))
+    }
     if !parsed.given.contains(spec.name) { parsed.given.append(spec.name) }
     if spec.takesValue {
       if let inlineValue {

@@ -13,6 +13,8 @@ final class BatchRun: Sendable {
   /// Where local files are decoded and thumbnails of hits made, off the cooperative pool, `--jobs`
   /// at a time (the fetcher's own decodes have their slots).
   let localWork: CPUWork
+  /// The objects of a class walk whose column holds no file, reported once at the end.
+  let columnProblems = ColumnProblems()
 
   init(settings: FetchSettings, fetcher: ImageFetcher, reporter: ItemReporter) {
     self.settings = settings
@@ -30,10 +32,21 @@ final class BatchRun: Sendable {
   func run() async -> ExitCode {
     var listingFailed = false
     var listed = 0
+    var walked = 0
     await withTaskGroup(of: ItemOutcome.self) { group in
       var inFlight = 0
       func add(_ source: FetchSource, slicedByServer: Bool = false) async {
         if let shard = settings.shard, !slicedByServer, !shard.contains(source.shardKey) { return }
+        walked += 1
+        // A column that holds no file: the same for many objects of a walk, so said once at the end
+        // (the first objects named in walk order); the item fails without a task.
+        if case .objectFile(_, .failure(let error)) = source, columnProblems.record(error) {
+          var outcome = ItemOutcome(source: source.label, objectID: source.objectID)
+          outcome.failure = BatchRun.describe(error)
+          outcome.failureIsSummarised = true
+          reporter.report(outcome)
+          return
+        }
         // Twice `jobs` items in flight: while `jobs` of them decode (the fetcher's decode slots),
         // the next ones download into their .part files.
         if inFlight >= 2 * settings.jobs, let outcome = await group.next() {
@@ -74,6 +87,11 @@ final class BatchRun: Sendable {
         for source in settings.sources where !Task.isCancelled { await add(source) }
       }
       for await outcome in group { reporter.report(outcome) }
+    }
+    if let className = settings.className {
+      for line in columnProblems.lines(className: className, objects: walked) {
+        reporter.progress.print(line, toError: true)
+      }
     }
     let code = reporter.finish(
       isBatch: settings.className != nil || settings.sources.count > 1 || settings.walkedFolder)
@@ -158,7 +176,7 @@ final class BatchRun: Sendable {
     outcome.cacheHit = file.isCacheHit
     outcome.bytes = file.byteCount
     if let header = file.value?.header {
-      (outcome.width, outcome.height, outcome.format) = (header.width, header.height, header.format.rawValue)
+      outcome.record(header)
     }
     return file.path
   }
@@ -174,11 +192,21 @@ final class BatchRun: Sendable {
       case .cancelled: return (.cancelled, "cancelled")
       case .thumbnail(let cause): return LocalItem.describe(cause)
       case .cache(let cause): return describe(cache: cause)
+      case .parse(let cause): return describe(parse: cause)
       default: return (error.isInvalidImage ? .invalidImage : .network, error.description)
       }
-    case let error as ParseError: return (.network, "\(error)")
+    case let error as ParseError: return describe(parse: error)
     case is CancellationError: return (.cancelled, "cancelled")
     default: return (.network, "\(error)")
+    }
+  }
+
+  /// A column that holds no file (or nothing) is the data's fault, not the network's: exit 4, as an
+  /// invalid image, which retrying does not fix either.
+  private static func describe(parse error: ParseError) -> (kind: ItemOutcome.FailureKind, message: String) {
+    switch error {
+    case .missingColumn, .notAFile: (.invalidImage, error.description)
+    default: (.network, error.description)
     }
   }
 

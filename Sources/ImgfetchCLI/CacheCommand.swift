@@ -1,9 +1,11 @@
 import ParseFetch
 
-/// `imgfetch cache stats | clear | gc [--cache-dir DIR] [--max-age SECONDS]`: look after the cache.
+/// `imgfetch cache stats | clear | gc [--cache-dir DIR] [--max-age SECONDS] [--json]`: look after
+/// the cache. Each prints its result on standard output, one line (with `--json`, one object): what
+/// the cache holds, or what was removed, by kind of file with its bytes; errors go to standard error.
 enum CacheCommand {
   static func run(_ invocation: Invocation) throws(UsageError) -> ExitCode {
-    let parsed = invocation.parsed
+    let json = invocation.parsed.has("json")
     let action = invocation.operands[0]
     let cache: DiskCache
     do {
@@ -11,12 +13,8 @@ enum CacheCommand {
       cache = try DiskCache(directory: invocation.cache.directory, creating: false)
     } catch {
       if case .missing(let path) = error {
-        if action == "stats" && parsed.has("json") {
-          Console.out(jsonLine([("directory", .string(path)), ("exists", .bool(false))]))
-        } else {
-          Console.out("no cache at \(path)")
-        }
-        return .success
+        Console.out(json ? jsonLine([("directory", .string(path)), ("exists", .bool(false))]) : "no cache at \(path)")
+        return Console.exitCode(.success)
       }
       Console.error("\(error)")
       return .fileSystem
@@ -24,34 +22,63 @@ enum CacheCommand {
     switch action {
     case "stats":
       let stats = cache.statistics()
-      if parsed.has("json") {
+      if json {
         Console.out(
           jsonLine([
             ("directory", .string(cache.directory)), ("exists", .bool(true)), ("entries", .int(stats.entries)),
             ("thumbnails", .int(stats.thumbnails)), ("partialDownloads", .int(stats.partialDownloads)),
             ("temporaryFiles", .int(stats.temporaryFiles)), ("lockFiles", .int(stats.lockFiles)),
-            ("bytes", .int(Int(stats.entryBytes))),
+            ("bytes", .int(Int(stats.entryBytes))), ("totalBytes", .int(Int(stats.totalBytes))),
           ]))
       } else {
         Console.out(
-          "\(cache.directory): \(stats.entries) images, \(stats.thumbnails) thumbnails, "
-            + "\(stats.partialDownloads) partial downloads, \(stats.temporaryFiles) temporary files, "
-            + "\(stats.lockFiles) lock files, \(ProgressLine.bytes(stats.entryBytes))"
+          "\(cache.directory): \(counted(stats.entries, "image")), \(counted(stats.thumbnails, "thumbnail")), "
+            + "\(counted(stats.partialDownloads, "partial download")), "
+            + "\(counted(stats.temporaryFiles, "temporary file")), \(counted(stats.lockFiles, "lock file")), "
+            + ProgressLine.bytes(stats.entryBytes)
         )
       }
     case "clear":
-      do { try cache.removeAll() } catch {
+      let removed: DiskCache.Statistics
+      do { removed = try cache.removeAll() } catch {
         Console.error("\(error)")
         return .fileSystem
       }
-      Console.out("cleared \(cache.directory)")
+      Console.out(json ? removalObject(removed, action: action, from: cache) : removal(removed, from: cache))
     case "gc":
-      let age = invocation.cache.maxAge
-      let removed = cache.removeStaleFiles(olderThan: age)
-      Console.out("removed \(removed) stale partial, temporary or lock files from \(cache.directory)")
+      let removed = cache.removeStaleFiles(olderThan: invocation.cache.maxAge)
+      Console.out(json ? removalObject(removed, action: action, from: cache) : removal(removed, from: cache))
     default:
       throw UsageError("cache needs one of: stats, clear, gc (got \(action))")
     }
-    return .success
+    return Console.exitCode(.success)
+  }
+
+  /// What `clear` or `gc` removed, by kind, in one line: `removed 2 images (1.5 KB), 1 lock file from
+  /// DIR (1.5 KB in all)`, or `nothing to remove in DIR`.
+  static func removal(_ removed: DiskCache.Statistics, from cache: DiskCache) -> String {
+    let kinds: [(Int, String, Int64?)] = [
+      (removed.entries, counted(removed.entries, "image"), removed.entryBytes),
+      (removed.thumbnails, counted(removed.thumbnails, "thumbnail"), removed.thumbnailBytes),
+      (removed.partialDownloads, counted(removed.partialDownloads, "partial download"), removed.partialBytes),
+      (removed.temporaryFiles, counted(removed.temporaryFiles, "temporary file"), removed.temporaryBytes),
+      (removed.lockFiles, counted(removed.lockFiles, "lock file"), nil),
+    ]
+    let parts = kinds.filter { $0.0 > 0 }.map { $0.1 + ($0.2.map { " (\(ProgressLine.bytes($0)))" } ?? "") }
+    if parts.isEmpty { return "nothing to remove in \(cache.directory)" }
+    let total = ProgressLine.bytes(removed.totalBytes)
+    return "removed \(parts.joined(separator: ", ")) from \(cache.directory) (\(total) in all)"
+  }
+
+  /// What `clear` or `gc` removed, as one JSON object: `directory`, `action`, `removedEntries`,
+  /// `removedThumbnails`, `removedPartialDownloads`, `removedTemporaryFiles`, `removedLockFiles`,
+  /// `removedBytes` (every kind together).
+  static func removalObject(_ removed: DiskCache.Statistics, action: String, from cache: DiskCache) -> String {
+    jsonLine([
+      ("directory", .string(cache.directory)), ("action", .string(action)), ("removedEntries", .int(removed.entries)),
+      ("removedThumbnails", .int(removed.thumbnails)), ("removedPartialDownloads", .int(removed.partialDownloads)),
+      ("removedTemporaryFiles", .int(removed.temporaryFiles)), ("removedLockFiles", .int(removed.lockFiles)),
+      ("removedBytes", .int(Int(removed.totalBytes))),
+    ])
   }
 }

@@ -3,6 +3,11 @@ import SystemFiles
 
 /// `imgfetch decode FILE [-o PATH|-] [--pixel-format F] [--orient] [--lenient] [--srgb]`: raw
 /// pixels, row-major, no header; with `--srgb` converted to sRGB through the file's profile.
+///
+/// The pixels are the result; errors go to standard error. With `--json` (which needs `-o PATH`, as
+/// the pixels would otherwise share standard output with it), one object on standard output says
+/// what was written: `source`, `output`, `pixelFormat`, `width`, `height`, `bytesPerRow`,
+/// `outputBytes`; or, for a failure, `source` and `error` as every command's JSON does.
 enum DecodeCommand {
   static func run(_ invocation: Invocation) throws(UsageError) -> ExitCode {
     let file = invocation.operands[0]
@@ -12,6 +17,11 @@ enum DecodeCommand {
       throw UsageError("decode: standard output is a terminal; give -o PATH, or -o - to write the pixels there anyway")
     }
     let output = settings.output ?? "-"
+    let json = invocation.output.json
+    if json && output == "-" {
+      throw UsageError("decode: --json goes with -o PATH (the pixels would share standard output with the JSON)")
+    }
+    var report = FileReport(json: json, quiet: true)
     if output != "-", isSameFile(file, output) {
       throw UsageError("decode: \(output) is \(file) itself; refusing to overwrite the input")
     }
@@ -29,11 +39,25 @@ enum DecodeCommand {
       var image = try ImageDecoder.decode(contentsOf: file, options: options)
       if settings.sRGB, let note = image.colorSpace.ignoredProfile { Console.error("\(file): \(note); treated as sRGB") }
       if settings.orient { image = try image.oriented() }
-      return write(image, to: output)
+      if let failure = write(image, to: output) {
+        report.failed(file, kind: .fileSystem, message: failure)
+      } else {
+        report.succeeded(line: "", fields: fields(file: file, image: image, output: output))
+      }
     } catch {
-      Console.error(error.description)
-      return LocalItem.describe(error).kind.exitCode
+      let (kind, message) = LocalItem.describe(error)
+      report.failed(file, kind: kind, message: message)
     }
+    return report.finish()
+  }
+
+  /// The `--json` object of a decode written to `output`.
+  static func fields(file: String, image: Image, output: String) -> [(String, JSONValue)] {
+    [
+      ("source", .string(file)), ("output", .string(output)),
+      ("pixelFormat", .string(image.pixelFormat.description)), ("width", .int(image.width)),
+      ("height", .int(image.height)), ("bytesPerRow", .int(image.bytesPerRow)), ("outputBytes", .int(image.byteCount)),
+    ]
   }
 
   /// Whether both paths name one existing file (same device and inode, so also through a hard link
@@ -43,18 +67,18 @@ enum DecodeCommand {
     return a.isSameFile(as: b)
   }
 
-  private static func write(_ image: Image, to output: String) -> ExitCode {
+  /// Writes the pixels.
+  /// - Returns: nil, or why they could not be written.
+  private static func write(_ image: Image, to output: String) -> String? {
     if output == "-" {
-      guard let failure = image.withUnsafeBytes({ Console.outBytes($0) }) else { return .success }
-      Console.error("cannot write to standard output: \(failure.message)")
-      return .fileSystem
+      guard let failure = image.withUnsafeBytes({ Console.outBytes($0) }) else { return nil }
+      return "cannot write to standard output: \(failure.message)"
     }
     do {
       try image.withUnsafeBytes { (raw) throws(AtomicFile.WriteError) in try AtomicFile.write(raw, to: output) }
-      return .success
+      return nil
     } catch {
-      Console.error(error.description)
-      return .fileSystem
+      return error.description
     }
   }
 }

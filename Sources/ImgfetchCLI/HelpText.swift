@@ -9,7 +9,7 @@ enum HelpText {
     ("imgfetch --class C --column COL [options]", "the same for every object of a Parse class"),
     ("imgfetch info FILE...", "one JSON object per file, from the header only"),
     ("imgfetch decode FILE [-o PATH|-]", "raw pixels, row-major, top-left origin, no header"),
-    ("imgfetch verify FILE...", "full strict decode of each file: OK or the reason"),
+    ("imgfetch verify FILE...", "full strict decode of each file: FILE: OK, or the reason on stderr"),
     ("imgfetch cache stats|clear|gc", "look after the cache directory"),
   ]
 
@@ -19,7 +19,7 @@ enum HelpText {
     ("1", "usage error"),
     ("2", "a batch finished but some items failed (\"N of M items failed\")"),
     ("3", "network or server error"),
-    ("4", "invalid image (corrupt, truncated, unsupported, over a limit)"),
+    ("4", "invalid image or data (corrupt, truncated, unsupported, over a limit; a column with no file)"),
     ("5", "a local file or directory cannot be read or written (path and reason)"),
     ("130", "interrupted"),
   ]
@@ -43,7 +43,10 @@ enum HelpText {
       "with --thumbnail a tab and the thumbnail's path; --json prints one object per item instead:",
       "source, objectId (Parse), cachePath and cacheHit (downloads), the original's width, height,",
       "format, bytes, and with --thumbnail thumbnailPath, thumbnailWidth, thumbnailHeight, reused;",
-      "error for a failed item, skipped for a skipped one. Secrets are never printed.",
+      "error for a failed item, skipped for a skipped one. Secrets are never printed. width and",
+      "height are the size as seen (after the EXIF orientation), storedWidth and storedHeight as stored.",
+      "Every command: results on stdout, reasons on stderr; info, verify and decode -o PATH take --json",
+      "(failed inputs too); info and verify take --quiet; several inputs end with \"N of M items failed\".",
       "Thumbnails go next to the original: \(example), \(cover) with --fit cover;",
       "an up-to-date one is reused. imgfetch's own thumbnails met as sources (a glob, a folder) are",
       "skipped without a line (--json: a skipped object) and counted once, at the end, on stderr.",
@@ -56,8 +59,9 @@ enum HelpText {
     ]
     let rows = OptionGroup.allCases.map { group in (group, group.specs.map { ($0.synopsis, $0.help) }) }
     let width = rows.flatMap { $0.1.map(\.0.count) }.max() ?? 0
-    for (group, options) in rows {
-      lines += ["", group.title + ":"]
+    let general = ("General", OptionGroup.generalSpecs.map { ($0.synopsis, $0.help) })
+    for (title, options) in rows.map({ ($0.0.title, $0.1) }) + [general] {
+      lines += ["", title + ":"]
       lines += options.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
     }
     lines += ["", "Exit codes:"] + table(exitCodes)

@@ -1,38 +1,46 @@
 import ImageCodecs
 import SystemFiles
 
-/// `imgfetch info FILE...`: one JSON object per line per file, from the header only; a folder
-/// operand stands for its images (``LocalOperands``).
+/// `imgfetch info FILE...`: one JSON object per line per file, from the header only; a file that
+/// cannot be read as an image gets a `{"source":…,"error":…}` object and its reason on standard
+/// error (``FileReport``). `--quiet` prints only the errors. A folder operand stands for its
+/// images.
 enum InfoCommand {
   static func run(_ invocation: Invocation) -> ExitCode {
-    var kinds: [ItemOutcome.FailureKind] = []
-    // A folder operand stands for its images (`-r`: its subfolders' too); one that cannot be listed
-    // is a failure of its own.
-    let files = LocalOperands(invocation).items
-    for item in files {
-      if case .unreadable(_, let message) = item {
-        Console.error(message)
-        kinds.append(.fileSystem)
+    // info's results are JSON: --json changes nothing, and keeps them under --quiet as everywhere.
+    let output = invocation.output
+    var report = FileReport(json: output.json || !output.quiet, quiet: output.quiet)
+    // A folder operand stands for its images (`-r`: its subfolders' too, ``LocalOperands``); one
+    // that cannot be listed is a failure of its own.
+    for item in LocalOperands(invocation).items {
+      if case .unreadable(let folder, let message) = item {
+        report.failed(folder, kind: .fileSystem, message: message)
         continue
       }
       let file = item.label
       do {
         let header = try ImageDecoder.probe(contentsOf: file, limits: invocation.limits.decodeLimits)
-        Console.out(jsonLine(fields(file: file, header: header)))
+        report.succeeded(line: "", fields: fields(file: file, header: header))
       } catch {
-        Console.error(error.description)
-        kinds.append(LocalItem.describe(error).kind)
+        let (kind, message) = LocalItem.describe(error)
+        report.failed(file, kind: kind, message: message)
       }
     }
-    return ExitCode.of(failures: kinds, items: files.count)
+    return report.finish()
   }
 
+  /// The object of one file: `source` (and `file`, its older name), the size as a person sees it
+  /// (`width`, `height`, after the EXIF orientation) and as stored (`storedWidth`, `storedHeight`),
+  /// then what the header says.
   static func fields(file: String, header: ImageHeader) -> [(String, JSONValue)] {
     var fields: [(String, JSONValue)] = [
+      ("source", .string(file)),
       ("file", .string(file)),
       ("format", .string(header.format.rawValue)),
-      ("width", .int(header.width)),
-      ("height", .int(header.height)),
+      ("width", .int(header.orientedWidth)),
+      ("height", .int(header.orientedHeight)),
+      ("storedWidth", .int(header.width)),
+      ("storedHeight", .int(header.height)),
       ("colorType", .string(header.colorType.rawValue)),
       ("bitDepth", .int(header.bitDepth)),
     ]

@@ -35,8 +35,12 @@ public struct Invocation: Sendable {
     /// Options outside the groups that a command accepts anyway.
     var extraOptions: [String] {
       switch self {
-      case .info: ["json"]  // info always prints JSON
-      case .cache: ["json"]  // stats as one JSON object
+      // info always prints JSON (--json is accepted for a uniform contract); --quiet leaves errors only.
+      case .info, .verify: ["json", "quiet"]
+      // With -o PATH, one JSON object describing what was written; decode prints nothing else but
+      // errors, so --quiet means nothing to it.
+      case .decode: ["json"]
+      case .cache: ["json"]  // stats, clear and gc as one JSON object
       default: []
       }
     }
@@ -88,9 +92,12 @@ public struct Invocation: Sendable {
     {
       command = named
       operands.removeFirst()
-    } else if operands.isEmpty && parsed.value("class") == nil {
-      throw UsageError(arguments.isEmpty ? "nothing to do" : "nothing to fetch: give SOURCE... or --class C")
+    } else if arguments.isEmpty {
+      throw UsageError("nothing to do")
     } else {
+      if let first = operands.first, let nearest = Self.nearestName(toUnknownWord: first) {
+        throw UsageError("\(first) is neither a command nor a file; did you mean \(nearest)?")
+      }
       command = .fetch
     }
     self.operands = operands
@@ -116,6 +123,10 @@ public struct Invocation: Sendable {
   private func checkOperands() throws(UsageError) {
     switch command {
     case .fetch:
+      // Checked after the options' values, so that `--thumbnail photo.jpg` says the size is missing.
+      if operands.isEmpty && parse.className == nil {
+        throw UsageError("nothing to fetch: give SOURCE... or --class C")
+      }
       if parse.className != nil && !operands.isEmpty { throw UsageError("give either SOURCE... or --class, not both") }
       if parse.column == nil, let object = operands.first(where: { SourceKind(argument: $0).isParseObject }) {
         throw UsageError("\(object) is a Parse object: give --column NAME")
@@ -125,13 +136,31 @@ public struct Invocation: Sendable {
     case .decode:
       if operands.count != 1 { throw UsageError("decode needs exactly one FILE") }
     case .cache:
-      guard operands.count == 1, ["stats", "clear", "gc"].contains(operands[0]) else {
-        throw UsageError(
-          "cache needs one of: stats, clear, gc\(operands.isEmpty ? "" : " (got \(operands.joined(separator: " ")))")")
+      let actions = ["stats", "clear", "gc"]
+      guard operands.count == 1, actions.contains(operands[0]) else {
+        let guess = operands.count == 1 ? Suggestion.nearest(to: operands[0], in: actions) : nil
+        let hint = guess.map { "; did you mean \($0)?" } ?? ""
+        let got = operands.isEmpty ? "" : " (got \(operands.joined(separator: " "))\(hint))"
+        throw UsageError("cache needs one of: stats, clear, gc" + got)
       }
       if parsed.value("max-age") != nil && operands[0] != "gc" { throw UsageError("--max-age goes with cache gc") }
     case .help, .version: break
     }
+  }
+
+  /// The command or option (as `--name`) a first operand was likely meant to be: one that is not a
+  /// file, a URL or a Parse object, but a word close to a command's or an option's name
+  /// (`thumbnail`, `verfy`).
+  /// - Parameter word: The first operand.
+  /// - Returns: What to suggest, or nil when the word is a source or close to nothing.
+  static func nearestName(toUnknownWord word: String) -> String? {
+    guard !word.isEmpty, word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }), !word.hasPrefix("-"),
+      FileStatus.of(word) == nil
+    else { return nil }
+    let commands = Command.allCases.filter { ![.fetch, .help, .version].contains($0) }.map(\.rawValue)
+    let options = OptionGroup.allSpecs.map(\.name)
+    guard let nearest = Suggestion.nearest(to: word, in: commands + options) else { return nil }
+    return commands.contains(nearest) ? nearest : "--" + nearest
   }
 
   /// Whether the command needs the fetch path or the cache: the cache, a URL, a Parse object or a class.

@@ -1,3 +1,4 @@
+import ImageCodecs
 import Thumbnails
 
 /// What happened to one item (a local file, a URL, a Parse object), whatever its kind: one shape for
@@ -7,7 +8,7 @@ public struct ItemOutcome: Sendable {
   public enum FailureKind: Sendable, Equatable {
     /// The network or the server (exit 3).
     case network
-    /// The file is not a valid image, or is over a limit (exit 4).
+    /// The file is not a valid image, or is over a limit, or a Parse column holds no file (exit 4).
     case invalidImage
     /// A local file or directory could not be read or written (exit 5).
     case fileSystem
@@ -33,10 +34,15 @@ public struct ItemOutcome: Sendable {
   public var cachePath: String?
   /// Whether the cache already held it, for downloaded sources.
   public var cacheHit: Bool?
-  /// The original's width, height and format.
+  /// The original's width as a person sees it: after its EXIF orientation (orientations 5 to 8
+  /// swap width and height).
   public var width = 0
-  /// The original's height.
+  /// The original's height as a person sees it, after its EXIF orientation.
   public var height = 0
+  /// The original's width as stored in the file, before any orientation.
+  public var storedWidth = 0
+  /// The original's height as stored in the file.
+  public var storedHeight = 0
   /// `png` or `jpeg`.
   public var format: String?
   /// The original's size in bytes.
@@ -47,6 +53,10 @@ public struct ItemOutcome: Sendable {
   public var skipped: String?
   /// Why the item failed.
   public var failure: (kind: FailureKind, message: String)?
+  /// Whether the failure's line on standard error is left to one summary line the command prints
+  /// once for many items (a column missing from the objects of a class walk); the JSON object still
+  /// carries the `error`.
+  public var failureIsSummarised = false
 
   /// Whether the item is one of imgfetch's own thumbnails met as a source, skipped without a line.
   public var isOwnThumbnail: Bool { skipped == LocalItem.thumbnailSkipReason && failure == nil }
@@ -60,9 +70,18 @@ public struct ItemOutcome: Sendable {
     self.objectID = objectID
   }
 
+  /// Records what the original's header says: its format and both sizes.
+  /// - Parameter header: The header.
+  public mutating func record(_ header: ImageHeader) {
+    (width, height) = (header.orientedWidth, header.orientedHeight)
+    (storedWidth, storedHeight) = (header.width, header.height)
+    format = header.format.rawValue
+  }
+
   /// The `--json` line's fields, one schema for every kind of source (documented in the README):
   /// `source`, `objectId` (Parse), then `error` for a failure or `skipped` for a skipped item, or
-  /// `cachePath` and `cacheHit` (downloads), the original's `width`, `height`, `format`, `bytes`,
+  /// `cachePath` and `cacheHit` (downloads), the original's `width` and `height` as a person sees it
+  /// (after its EXIF orientation), `storedWidth` and `storedHeight` as stored, `format`, `bytes`,
   /// and with a thumbnail `thumbnailPath`, `thumbnailWidth`, `thumbnailHeight`, `reused`.
   public var jsonFields: [(String, JSONValue)] {
     var fields: [(String, JSONValue)] = [("source", .string(source))]
@@ -72,7 +91,8 @@ public struct ItemOutcome: Sendable {
     if let cachePath { fields.append(("cachePath", .string(cachePath))) }
     if let cacheHit { fields.append(("cacheHit", .bool(cacheHit))) }
     fields += [
-      ("width", .int(width)), ("height", .int(height)), ("format", format.map { .string($0) } ?? .null),
+      ("width", .int(width)), ("height", .int(height)), ("storedWidth", .int(storedWidth)),
+      ("storedHeight", .int(storedHeight)), ("format", format.map { .string($0) } ?? .null),
       ("bytes", .int(Int(bytes))),
     ]
     if let thumbnail {

@@ -50,7 +50,7 @@ public final class ItemReporter: Sendable {
         if thumbnail.reused { tally.reused += 1 }
       }
     }
-    if let failure = outcome.failure {
+    if let failure = outcome.failure, !outcome.failureIsSummarised {
       let label = outcome.source
       progress.print(failure.message.hasPrefix(label) ? failure.message : "\(label): \(failure.message)", toError: true)
     } else if let skipped = outcome.skipped, !outcome.isOwnThumbnail {
@@ -79,20 +79,17 @@ public final class ItemReporter: Sendable {
   public func finish(isBatch: Bool) -> ExitCode {
     progress.finish()
     let tally = tally.withLock { $0 }
-    let own = tally.ownThumbnails == 0 ? "" : ", " + Self.count(tally.ownThumbnails, "own thumbnail") + " skipped"
+    let own = tally.ownThumbnails == 0 ? "" : ", " + counted(tally.ownThumbnails, "own thumbnail") + " skipped"
     if tally.failed == 0 {
       if !own.isEmpty && !output.quiet {
-        Console.error("\(Self.count(tally.thumbnails, "thumbnail")), \(tally.reused) reused\(own)")
+        Console.error("\(counted(tally.thumbnails, "thumbnail")), \(tally.reused) reused\(own)")
       }
       return Console.exitCode(.success)
     }
-    if isBatch || tally.done > 1 { Console.error("\(tally.failed) of \(tally.done) items failed\(own)") }
+    if isBatch || tally.done > 1 { Console.error(failureSummary(failed: tally.failed, of: tally.done) + own) }
     if tally.failed == tally.done, let kind = tally.kinds.first, tally.kinds.allSatisfy({ $0 == kind }) {
       return kind.exitCode
     }
     return Console.exitCode(.someItemsFailed)
   }
-
-  /// `1 thumbnail`, `12 thumbnails`.
-  static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 }

@@ -42,7 +42,7 @@ public enum LocalItem {
       } catch {
         throw .decode(error)
       }
-      (outcome.width, outcome.height, outcome.format) = (header.width, header.height, header.format.rawValue)
+      outcome.record(header)
       if outcome.bytes == 0, let status = FileStatus.of(path) { outcome.bytes = Int64(status.size) }
       if let thumbnail {
         outcome.thumbnail = try Thumbnailer(options: thumbnail).makeThumbnail(forFileAt: path)

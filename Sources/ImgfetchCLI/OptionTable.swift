@@ -132,9 +132,13 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     }
   }
 
+  /// The options of every command, listed last in `--help`.
+  public static let generalSpecs = [
+    OptionSpec("help", short: "h", help: "this text"), OptionSpec("version", help: "print the version and exit"),
+  ]
+
   /// Every option, for the parser.
-  public static let allSpecs: [OptionSpec] =
-    allCases.flatMap(\.specs) + [OptionSpec("help", short: "h", help: "this text"), OptionSpec("version", help: "")]
+  public static let allSpecs: [OptionSpec] = allCases.flatMap(\.specs) + generalSpecs
 
   /// The group an option belongs to.
   static func group(of name: String) -> OptionGroup? { allCases.first { $0.specs.contains { $0.name == name } } }

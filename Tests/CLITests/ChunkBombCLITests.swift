@@ -39,8 +39,11 @@ import Testing
     let bombs = try Self.bombs(in: scratch)
     let run = try runImgfetchMeasured(["verify"] + bombs.map(\.path))
     Self.expectBounded(run, "verify")
-    let expected = bombs.map { Self.limitLine($0.path, $0.type, $0.length) }
-    #expect(run.result.stdoutText.split(separator: "\n").map(String.init) == expected)
+    // Issue 24.3: the reasons on standard error, and the count after them; nothing valid on stdout.
+    let expected = bombs.map { "imgfetch: " + Self.limitLine($0.path, $0.type, $0.length) }
+    #expect(run.result.stdout.isEmpty)
+    let summary = "imgfetch: \(bombs.count) of \(bombs.count) items failed"
+    #expect(run.result.stderrText.split(separator: "\n").map(String.init) == expected + [summary])
   }
 
   @Test func infoAndThumbnailReportOneLimitLinePerBombOnStderr() throws {
@@ -51,9 +54,12 @@ import Testing
     for command in [["info"], ["--thumbnail", "64"]] {
       let run = try runImgfetchMeasured(command + bombs.map(\.path))
       Self.expectBounded(run, "\(command)")
-      #expect(run.result.stdout.isEmpty, "\(command)")
-      // A thumbnail batch ends with the count of failed items (issue 12.5); info prints none.
-      let summary = command == ["info"] ? [] : ["imgfetch: \(bombs.count) of \(bombs.count) items failed"]
+      // info prints an error object per file on stdout (issue 24.3); a thumbnail batch nothing.
+      let objects = run.result.stdoutText.split(separator: "\n")
+      #expect(command == ["info"] ? objects.count == bombs.count : objects.isEmpty, "\(command)")
+      #expect(objects.allSatisfy { $0.hasPrefix("{\"source\":") && $0.contains("\"error\":") })
+      // Every batch ends with the count of failed items (issue 12.5; info too since issue 24.3).
+      let summary = ["imgfetch: \(bombs.count) of \(bombs.count) items failed"]
       #expect(run.result.stderrText.split(separator: "\n").map(String.init) == expected + summary, "\(command)")
     }
     // Nothing was written beside the bombs (no thumbnail, no temporary).

@@ -12,7 +12,9 @@ import Testing
     #expect(lines.count == 2)
     let jpeg = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as! [String: Any]
     #expect(jpeg["format"] as? String == "jpeg")
-    #expect(jpeg["width"] as? Int == 1200 && jpeg["height"] as? Int == 1800)
+    // Orientation 5 swaps the axes: seen 1800x1200, stored 1200x1800 (issue 24.3).
+    #expect(jpeg["width"] as? Int == 1800 && jpeg["height"] as? Int == 1200)
+    #expect(jpeg["storedWidth"] as? Int == 1200 && jpeg["storedHeight"] as? Int == 1800)
     #expect(jpeg["colorType"] as? String == "ycbcr" && jpeg["bitDepth"] as? Int == 8)
     #expect(jpeg["progressive"] as? Bool == false && jpeg["orientation"] as? Int == 5)
     #expect(jpeg["bytes"] as? Int == 351275)
@@ -23,7 +25,7 @@ import Testing
   @Test func infoOnANonImageFailsWithOneLine() throws {
     let result = try runImgfetch(["info", Fixtures.image("MANIFEST.md")])
     #expect(result.status == 4)
-    #expect(result.stdout.isEmpty)
+    #expect(result.stdoutText.hasPrefix("{\"source\":\"\(Fixtures.image("MANIFEST.md"))\",\"error\":"))
     #expect(
       result.stderrText
         == "imgfetch: \(Fixtures.image("MANIFEST.md")): not an image: not a PNG or JPEG file (unrecognised signature)\n"
@@ -77,7 +79,8 @@ import Testing
     let result = try runImgfetch(["verify", good, bad])
     #expect(result.status == 2)  // some failed
     #expect(try runImgfetch(["verify", bad]).status == 4)  // every one failed as an invalid image
-    #expect(result.stdoutText == "\(good): OK\n\(bad): corrupt PNG: IDAT: CRC error\n")
+    #expect(result.stdoutText == "\(good): OK\n")
+    #expect(result.stderrText == "imgfetch: \(bad): corrupt PNG: IDAT: CRC error\nimgfetch: 1 of 2 items failed\n")
     #expect(try runImgfetch(["verify", good]).status == 0)
   }
 
@@ -85,8 +88,13 @@ import Testing
     // junk_jpeg_header.jpg makes libjpeg warn; badcrc.png makes libpng error. Neither may print.
     let warned = try runImgfetch(["verify", Fixtures.image("junk_jpeg_header.jpg")])
     #expect(warned.status == 0 && warned.stderr.isEmpty)
-    let failed = try runImgfetch(["verify", Fixtures.image("badcrc.png"), Fixtures.image("truncated_jpeg.jpg")])
-    #expect(failed.stderr.isEmpty)
+    // The reasons are imgfetch's own lines (on stderr since issue 24.3), nothing else.
+    let (badcrc, truncated) = (Fixtures.image("badcrc.png"), Fixtures.image("truncated_jpeg.jpg"))
+    let failed = try runImgfetch(["verify", badcrc, truncated])
+    #expect(
+      failed.stderrText
+        == "imgfetch: \(badcrc): corrupt PNG: IDAT: CRC error\nimgfetch: \(truncated): truncated JPEG: Premature end "
+        + "of JPEG file\nimgfetch: 2 of 2 items failed\n")
   }
 
   @Test func usageErrorsExitOneWithOneLine() throws {

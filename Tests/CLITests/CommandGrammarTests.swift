@@ -20,7 +20,7 @@ import Testing
     try text.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
   }
 
-  static let successKeys: Set = ["source", "width", "height", "format", "bytes"]
+  static let successKeys: Set = ["source", "width", "height", "storedWidth", "storedHeight", "format", "bytes"]
   static let thumbnailKeys: Set = ["thumbnailPath", "thumbnailWidth", "thumbnailHeight", "reused"]
   static let downloadKeys: Set = ["cachePath", "cacheHit"]
 
@@ -200,9 +200,10 @@ import Testing
   @Test func messagesStateLimitsInTheirUnitsAndRequestsCarryTheVersion() async throws {
     let png = Fixtures.image("basn2c08.png")
     let local = try runImgfetch(["verify", "--max-pixels", "1000", png])
-    #expect(local.status == 4)
+    #expect(local.status == 4 && local.stdout.isEmpty)
     #expect(
-      local.stdoutText == "\(png): PNG over a decode limit: image is 32x32 (1024 pixels), over the 1000-pixel limit\n")
+      local.stderrText
+        == "imgfetch: \(png): PNG over a decode limit: image is 32x32 (1024 pixels), over the 1000-pixel limit\n")
     let (fixture, name) = try await Self.onePhoto("basn2c08.png")
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }

@@ -82,7 +82,7 @@ import Testing
     #expect(complete.allSatisfy { !$0.hasPrefix(".") }, "\(context): \(complete)")
     guard !complete.isEmpty else { return }
     let result = try runImgfetch(["verify"] + complete.map { cache.appendingPathComponent($0).path })
-    #expect(result.status == 0, "\(context): \(result.stdoutText)")
+    #expect(result.status == 0, "\(context): \(result.stderrText)")
   }
 
   @Test func killedBatchesLeaveOnlyValidFilesAndTheNextRunFinishes() async throws {
@@ -187,7 +187,7 @@ import Testing
     }
     let gc = try runImgfetch(["cache", "gc", "--max-age", "0", "--cache-dir", cache.path])
     #expect(gc.status == 0)
-    #expect(gc.stdoutText.hasPrefix("removed 2 stale partial, temporary or lock files"))
+    #expect(gc.stdoutText.hasPrefix("removed 1 partial download (3 B), 1 temporary file (3 B) from"))
     #expect(try Self.files(in: cache) == ["photo.jpg"])
   }
 }

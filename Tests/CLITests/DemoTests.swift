@@ -1,24 +1,44 @@
 import FixtureSupport
 import Foundation
+import Glibc
 import Testing
 
 /// Issue 12.7: `scripts/demo` as a new user runs it, standard output and error in one stream as a
 /// terminal shows them: it finishes, no result line shares a line with the progress bar, and the
-/// scratch directory (server log, cache) is gone at the end (the old demo left it behind). The rule
+/// scratch directory (the server's log) is gone at the end (the old demo left it behind). Issue 24.4:
+/// the thumbnails stay, in the directory the demo names, for the user to open, and the server is
+/// stopped. The rule
 /// that keeps the bar off results piped to another program (`| head`, which reach the terminal
 /// later) is FetchCommandTests' pseudo-terminal test.
 @Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct DemoTests {
-  @Test func theDemoKeepsTheBarOffTheResultLinesAndLeavesNothingBehind() throws {
+  /// Whether something accepts TCP connections on 127.0.0.1 at `port`.
+  static func accepts(port: Int) -> Bool {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
+  }
+
+  @Test func theDemoKeepsTheBarOffTheResultLinesAndLeavesItsThumbnailsToOpen() throws {
     let scratch = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
     let temporary = scratch.appendingPathComponent("tmp")
     try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    let kept = scratch.appendingPathComponent("imgfetch-demo")
     let demo = Fixtures.root.appendingPathComponent("scripts/demo").path
     let binary = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
     // Standard error into standard output, as a terminal shows both: the bar (which the first run
     // asks for with --progress always) and the result lines in one stream.
     let result = try runProcess(
-      "/bin/sh", ["-c", "'\(demo)' 2>&1"], environment: ["IMGFETCH_DEMO_BIN": binary, "TMPDIR": temporary.path])
+      "/bin/sh", ["-c", "'\(demo)' 2>&1"],
+      environment: ["IMGFETCH_DEMO_BIN": binary, "TMPDIR": temporary.path, "IMGFETCH_DEMO_DIR": kept.path])
     let drawn = result.stdoutText
     #expect(result.status == 0, "\(drawn.suffix(2000))")
     // The bar was drawn (the first run asks for it), and every result line starts a line of its
@@ -38,11 +58,34 @@ import Testing
         jsonLines += 1
       }
       if visible.contains(".thumb-256.") && visible.contains("\t") {
-        #expect(visible.hasPrefix(temporary.path), "a result line shares its line: \(visible)")
+        #expect(visible.hasPrefix(kept.path), "a result line shares its line: \(visible)")
         plainLines += 1
       }
     }
     #expect(jsonLines == 3 && plainLines == 10, "\(drawn)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    // The ten thumbnails stay where the last line says, each a real image; the server is gone.
+    #expect(
+      drawn.hasSuffix("The originals and their thumbnails are in \(kept.path) (remove it with: rm -r '\(kept.path)')\n")
+    )
+    let thumbnails = try FileManager.default.contentsOfDirectory(atPath: kept.path).filter {
+      $0.contains(".thumb-256.")
+    }
+    #expect(thumbnails.count == 10)
+    for name in thumbnails {
+      let verified = try runImgfetch(["verify", kept.appendingPathComponent(name).path])
+      #expect(verified.status == 0, "\(name): \(verified.stderrText)")
+    }
+    let port = try #require(
+      drawn.components(separatedBy: "\n").first { $0.hasPrefix("== fixture Parse Server on 127.0.0.1:") }?
+        .dropFirst("== fixture Parse Server on 127.0.0.1:".count).prefix { $0.isNumber })
+    #expect(!Self.accepts(port: Int(port)!), "the fixture server still listens on \(port)")
+    // A second run starts from an empty cache: it clears what the first left, and says what.
+    let again = try runProcess(
+      "/bin/sh", ["-c", "'\(demo)' 2>&1"],
+      environment: ["IMGFETCH_DEMO_BIN": binary, "TMPDIR": temporary.path, "IMGFETCH_DEMO_DIR": kept.path])
+    #expect(again.status == 0)
+    #expect(again.stdoutText.hasPrefix("removed 10 images ("), "\(again.stdoutText.prefix(300))")
+    #expect(again.stdoutText.contains(", 10 thumbnails ("))
   }
 }

@@ -64,10 +64,8 @@ import Testing
     result.stderrText.split(separator: "\n").filter { !(instrumented && $0.hasPrefix("==")) }
   }
 
-  /// What a refused file printed: `verify` reports on stdout (`FILE: reason`), the others on stderr.
-  static func report(_ result: ProcessResult) -> [Substring] {
-    (result.stdoutText + result.stderrText).split(separator: "\n")
-  }
+  /// What a refused file printed on stderr, where every command reports a reason (issue 24.3).
+  static func report(_ result: ProcessResult) -> [Substring] { lines(result) }
 
   /// Writes `bytes` to a new file in `directory`.
   static func write(_ bytes: [UInt8], _ name: String, in directory: URL) throws -> String {

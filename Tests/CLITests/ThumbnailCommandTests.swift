@@ -64,7 +64,9 @@ import Thumbnails
       #expect(
         object["thumbnailPath"] as? String
           == Self.thumbnailPath(sources[0], .box(width: 320, height: 200), fit: .cover))
-      #expect(object["width"] as? Int == 1800 && object["height"] as? Int == 1200)  // the original's
+      // The original's size as seen (orientation 6 turns the stored 1800x1200 upright) and as stored.
+      #expect(object["width"] as? Int == 1200 && object["height"] as? Int == 1800)
+      #expect(object["storedWidth"] as? Int == 1800 && object["storedHeight"] as? Int == 1200)
       #expect(object["thumbnailWidth"] as? Int == 320 && object["thumbnailHeight"] as? Int == 200)
       #expect(object["format"] as? String == "jpeg")
       #expect(object["reused"] as? Bool == false)

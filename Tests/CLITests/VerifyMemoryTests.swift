@@ -26,7 +26,7 @@ import Testing
     try data.prefix(data.count - 5000).write(to: URL(fileURLWithPath: cut))
     let truncated = try runImgfetchMeasured(["verify", cut])
     #expect(truncated.result.status == 4)
-    #expect(truncated.result.stdoutText.hasPrefix("\(cut): truncated PNG: "))
+    #expect(truncated.result.stderrText.hasPrefix("imgfetch: \(cut): truncated PNG: "))
     #expect(truncated.peakResidentBytes <= Self.peakLimit, "peak RSS \(truncated.peakResidentBytes >> 20) MiB")
   }
 

@@ -90,7 +90,7 @@ import Testing
     try Data(count: 5).write(to: URL(fileURLWithPath: cache.partPath(for: CacheKey(parseFileName: "idle.png"))))
     try Data(count: 3).write(to: directory.appendingPathComponent("a.png.thumb-64.png"))
     let lock = try await cache.lock(busy)
-    #expect(try cache.removeAll() == 3)
+    #expect(try cache.removeAll().files == 3)
     lock.unlock()
     let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
       !$0.hasPrefix(".")
@@ -113,11 +113,11 @@ import Testing
     try age(entry, seconds: 7200)
     let held = try #require(try FileLock.tryAcquire(cache.lockPath(forFileName: "busy.png")))
     #expect(cache.statistics().lockFiles == 2)
-    #expect(cache.removeStaleFiles(olderThan: 3600) == 3)
+    #expect(cache.removeStaleFiles(olderThan: 3600).files == 3)
     let locks = directory.appendingPathComponent(".locks").path
     #expect(Set(try FileManager.default.contentsOfDirectory(atPath: locks)) == ["busy.png.lock"], "a held lock stays")
     held.unlock()  // removes its file
-    #expect(cache.removeStaleFiles(olderThan: 3600) == 0)
+    #expect(cache.removeStaleFiles(olderThan: 3600).files == 0)
     let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
     #expect(left == ["CACHEDIR.TAG", "fresh.png.part", "keep.png"])
   }
@@ -201,7 +201,7 @@ import Testing
     try write(1234, to: cache.partPath(for: key))
     let entry = try cache.store(cache.partPath(for: key), as: key)
     try age(entry, seconds: 7200)
-    #expect(cache.removeStaleFiles(olderThan: 0) == 0)
+    #expect(cache.removeStaleFiles(olderThan: 0).files == 0)
     #expect(FileManager.default.fileExists(atPath: entry))
     #expect(cache.totalSize() == 1234)
   }

@@ -71,7 +71,9 @@ import Testing
       #expect(validate.status == 0, "\(validate.stderrText)")
       #expect(thumbnail.status == 0, "\(thumbnail.stderrText)")
     case .rejected:
-      #expect(verify.status == 4 && verify.stdoutText.hasPrefix("\(path): corrupt PNG: "), "\(verify.stdoutText)")
+      // The reason on stderr (issue 24.3), nothing on stdout.
+      #expect(verify.status == 4 && verify.stdout.isEmpty)
+      #expect(verify.stderrText.hasPrefix("imgfetch: \(path): corrupt PNG: "), "\(verify.stderrText)")
       for run in [validate, thumbnail] {
         #expect(run.status == 4, "\(run.stderrText)")
         #expect(run.stderrText.contains("corrupt PNG"), "\(run.stderrText)")

@@ -26,13 +26,13 @@ extension DiskCache {
   /// a download running right now (what `PFFile.clearAllCachedData` did); the `.locks` directory goes
   /// too once it is empty. Files the cache did not make stay, so a cache of its own files alone is
   /// left holding its `CACHEDIR.TAG` only.
-  /// - Returns: How many files were removed.
+  /// - Returns: What was removed, by kind of file (counts and bytes).
   /// - Throws: ``CacheError/remove(path:reason:)`` for the first file that cannot be removed.
   @discardableResult
-  public func removeAll() throws(CacheError) -> Int {
-    var removed = 0
+  public func removeAll() throws(CacheError) -> Statistics {
+    var removed = Statistics()
     for item in items(including: { $0 != .foreign && $0 != .tag }) where try removeUnlessLocked(item) {
-      removed += 1
+      removed.count(item)
     }
     removeLocksDirectoryIfEmpty()
     return removed
@@ -43,17 +43,19 @@ extension DiskCache {
   /// Temporary files include the hidden `.<name>.tmp-<pid>-<random>` of an atomic write (a
   /// thumbnail) that was killed before its rename.
   /// - Parameter age: The age in seconds, judged by modification time.
-  /// - Returns: How many files were removed.
+  /// - Returns: What was removed, by kind of file (counts and bytes).
   @discardableResult
-  public func removeStaleFiles(olderThan age: TimeInterval) -> Int {
+  public func removeStaleFiles(olderThan age: TimeInterval) -> Statistics {
     let limit = Date(timeIntervalSinceNow: -age)
     let stale = items { $0.isTransient || $0 == .lock }.filter { $0.kind == .lock || $0.modified < limit }
-    let removed = stale.filter { (try? removeUnlessLocked($0)) == true }.count
+    var removed = Statistics()
+    for item in stale where (try? removeUnlessLocked(item)) == true { removed.count(item) }
     removeLocksDirectoryIfEmpty()
     return removed
   }
 
-  /// What the cache holds, by kind of file; files it did not make are not counted.
+  /// What the cache holds (or what a removal removed), by kind of file; files it did not make are
+  /// not counted.
   public struct Statistics: Sendable, Equatable {
     /// Validated entries.
     public var entries = 0
@@ -67,27 +69,45 @@ extension DiskCache {
     public var lockFiles = 0
     /// The bytes taken by entries.
     public var entryBytes: Int64 = 0
+    /// The bytes taken by thumbnails.
+    public var thumbnailBytes: Int64 = 0
+    /// The bytes taken by `.part` files.
+    public var partialBytes: Int64 = 0
+    /// The bytes taken by temporary files.
+    public var temporaryBytes: Int64 = 0
     /// The bytes taken by every file counted above.
     public var totalBytes: Int64 = 0
+
+    /// How many files are counted, of every kind.
+    public var files: Int { entries + thumbnails + partialDownloads + temporaryFiles + lockFiles }
+
+    /// Counts one file under its kind.
+    mutating func count(_ item: Item) {
+      switch item.kind {
+      case .entry:
+        entries += 1
+        entryBytes += item.size
+      case .thumbnail:
+        thumbnails += 1
+        thumbnailBytes += item.size
+      case .partial:
+        partialDownloads += 1
+        partialBytes += item.size
+      case .temporary:
+        temporaryFiles += 1
+        temporaryBytes += item.size
+      case .lock: lockFiles += 1
+      case .tag, .foreign: return
+      }
+      totalBytes += item.size
+    }
   }
 
   /// Counts the cache's files by kind (``CacheFile``).
   /// - Returns: The counts and sizes.
   public func statistics() -> Statistics {
     var statistics = Statistics()
-    for item in items(including: { $0 != .foreign && $0 != .tag }) {
-      switch item.kind {
-      case .entry:
-        statistics.entries += 1
-        statistics.entryBytes += item.size
-      case .thumbnail: statistics.thumbnails += 1
-      case .partial: statistics.partialDownloads += 1
-      case .temporary: statistics.temporaryFiles += 1
-      case .lock: statistics.lockFiles += 1
-      case .tag, .foreign: break
-      }
-      statistics.totalBytes += item.size
-    }
+    for item in items(including: { $0 != .foreign && $0 != .tag }) { statistics.count(item) }
     return statistics
   }
 
