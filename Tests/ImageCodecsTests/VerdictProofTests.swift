@@ -121,6 +121,9 @@ import Testing
     ("jpeg-bad-huffman-code-then-premature-end.jpg", .rejected(.corrupt)),
     ("jpeg-ff-fill-before-stuffed-ff.jpg", .accepted),
     ("jpeg-ff-fill-before-stuffed-ff-2.jpg", .accepted),
+    // FuzzJPEGEngine (2 Dec, UBSan): a progressive scan's DHT whose codes of one length overflow it;
+    // the engine filled its lookups past their end before refusing the table. libjpeg's verdict.
+    ("jpeg-huffman-codes-overflow-their-length.jpg", .rejected(.corrupt)),
     ("png-bad-adler32-no-iend.png", .rejected(.corrupt)),
     ("png-bad-filter-in-cut-idat.png", .rejected(.truncated)),
     ("png-duplicate-plte-cut.png", .rejected(.truncated)),

@@ -60,13 +60,15 @@ int imc_jpeg_build_table(huffman_table *t, const huffman_spec *spec, int ac) {
       t->maxcode[length] = -1;
       t->valoffset[length] = 0;
     } else {
+      /* As libjpeg derives a table: the codes of a length must leave the all-ones code unused.
+       * Checked before the codes are filled in: one past the last would index past the lookups. */
+      if (code + (uint32_t)count >= (1u << length)) return 0;
       t->valoffset[length] = at - (int32_t)code;
       for (int i = 0; i < count; i++, at++, code++)
         if (length <= FAST_BITS) fill_code(t, ac, length, code, spec->values[at]);
       t->maxcode[length] = (int32_t)code - 1;
     }
-    /* As libjpeg derives a table: the codes of a length must leave the all-ones code unused. */
-    if (code >= (1u << length)) return 0;
+    if (code >= (1u << length)) return 0; /* (a length with no codes: as libjpeg checks it too) */
     code <<= 1;
   }
   t->maxcode[17] = INT32_MAX;
