@@ -48,6 +48,7 @@ struct FetchCommand: Sendable {
         Console.error("interrupted")
         code = .interrupted
       }
+      HTTPClient.finishWarmUp()  // no exit while libcurl loads on another thread
       ProcessEnvironment.exit(Console.exitCode(code).rawValue)
     }
     running.withLock { $0 = task }

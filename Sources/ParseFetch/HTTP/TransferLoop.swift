@@ -33,8 +33,16 @@ final class TransferLoop: Sendable {
   /// about to make its first request (the command line's fetch) does not wait for the libraries to
   /// load then: meanwhile it opens its cache and starts its tasks.
   static func warmUp() {
-    DispatchQueue(label: "ParseFetch.WarmUp", qos: .userInitiated).async { _ = shared.multiHandle() }
+    DispatchQueue(label: "ParseFetch.WarmUp", qos: .userInitiated).async(group: warming) { _ = shared.multiHandle() }
   }
+
+  /// The warm-up under way, if any.
+  private static let warming = DispatchGroup()
+
+  /// Waits for a warm-up to finish. A process must not exit while libcurl and its TLS library load
+  /// on another thread: their exit handlers would run against half-made state (a crash at exit,
+  /// once in five runs that failed before their first request).
+  static func waitForWarmUp() { warming.wait() }
 
   /// libcurl's multi handle, loading libcurl first; or why there is none.
   private func multiHandle() -> Result<Multi, ConnectionError> {
