@@ -1,3 +1,5 @@
+import ParseFetch
+
 /// A JSON value for one-object-per-line output, with keys kept in the order given.
 public enum JSONValue: Sendable, Equatable {
   /// A string.
@@ -13,30 +15,12 @@ public enum JSONValue: Sendable, Equatable {
 
   var encoded: String {
     switch self {
-    case .string(let text): return JSONValue.quote(text)
+    case .string(let text): return JSONText.quoted(text)
     case .int(let number): return String(number)
     case .double(let number): return number.isFinite ? String(number) : "null"
     case .bool(let flag): return flag ? "true" : "false"
     case .null: return "null"
     }
-  }
-
-  static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
   }
 }
 
@@ -44,5 +28,5 @@ public enum JSONValue: Sendable, Equatable {
 /// - Parameter fields: The object's keys and values, in output order.
 /// - Returns: The JSON text.
 public func jsonLine(_ fields: [(String, JSONValue)]) -> String {
-  "{" + fields.map { JSONValue.quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
+  "{" + fields.map { JSONText.quoted($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
 }

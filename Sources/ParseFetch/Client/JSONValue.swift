@@ -32,25 +32,6 @@ enum JSONValue: Sendable, Equatable, Decodable {
     try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
   }
 
-  /// `text` as a JSON string literal, quoted and escaped.
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
-
   subscript(key: String) -> JSONValue? {
     if case .object(let fields) = self { fields[key] } else { nil }
   }

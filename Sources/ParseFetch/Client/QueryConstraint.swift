@@ -34,7 +34,7 @@ enum QueryConstraint {
     if let upper = range?.upperBound { conditions.append(("$lt", upper)) }
     guard !conditions.isEmpty else { return user?.text ?? "{}" }
     let objectID =
-      "{" + conditions.map { "\(JSONValue.quoted($0.0)):\(JSONValue.quoted($0.1))" }.joined(separator: ",") + "}"
+      "{" + conditions.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",") + "}"
     guard let user, !user.fields.isEmpty else { return #"{"objectId":\#(objectID)}"# }
     if user.fields["objectId"] != nil { return #"{"$and":[\#(user.text),{"objectId":\#(objectID)}]}"# }
     return String(user.text.dropLast()) + #","objectId":\#(objectID)}"#

@@ -1,0 +1,22 @@
+/// JSON text written by hand: a query's constraints (``QueryConstraint``) and the command line's
+/// one-object-per-line output share this one string quoter.
+package enum JSONText {
+  /// `text` as a JSON string literal, quoted and escaped.
+  package static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}
