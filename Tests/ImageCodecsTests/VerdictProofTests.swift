@@ -128,6 +128,7 @@ import Testing
     ("png-bad-filter-in-cut-idat.png", .rejected(.truncated)),
     ("png-duplicate-plte-cut.png", .rejected(.truncated)),
     ("png-exif-before-ihdr-cut.png", .rejected(.truncated)),
+    ("png-exif-before-ihdr-whole.png", .rejected(.corrupt)),
     ("png-idat-damage-in-cut-idat.png", .rejected(.truncated)),
     ("png-idat-zlib-damage-cut.png", .rejected(.truncated)),
     ("png-iend-first-long-cut.png", .rejected(.truncated)),

@@ -528,6 +528,18 @@ static int32_t held_verdict(struct imc_png_session *session, const imc_stream *s
   return IMC_OK;
 }
 
+/* An error in the chunk the feed framer is in: inside a chunk whose end has not arrived, the verdict
+ * waits for it (as in the sequential reader, where such an error is `truncated`). */
+static int32_t verdict_in_chunk(struct imc_png_session *session, const imc_stream *stream, imc_status *status) {
+  if (status->code == IMC_ERR_CORRUPT && imc_png_framer_cut(&session->feed, session->received)) {
+    session->held = *status;
+    session->held_until = imc_png_framer_chunk_end(&session->feed);
+    memset(status, 0, sizeof *status);
+    return held_verdict(session, stream, status);
+  }
+  return status->code;
+}
+
 static int32_t imc_png_stream_pump(imc_decoder *decoder, imc_status *status) {
   struct imc_png_session *session = session_of_decoder(decoder);
   imc_stream *stream = decoder->stream;
@@ -539,16 +551,8 @@ static int32_t imc_png_stream_pump(imc_decoder *decoder, imc_status *status) {
     if (outcome != 1) return outcome;
   }
   png_structp png = session->png;
-  if (setjmp(png_jmpbuf(png))) {
-    /* libpng is spent. Inside a chunk whose end has not arrived, the verdict waits for it. */
-    if (status->code == IMC_ERR_CORRUPT && imc_png_framer_cut(&session->feed, session->received)) {
-      session->held = *status;
-      session->held_until = imc_png_framer_chunk_end(&session->feed);
-      memset(status, 0, sizeof *status);
-      return held_verdict(session, stream, status);
-    }
-    return status->code;
-  }
+  /* libpng is spent. */
+  if (setjmp(png_jmpbuf(png))) return verdict_in_chunk(session, stream, status);
   while (!session->ended && !imc_stream_rows_full(stream)) {
     size_t available = stream->input_length - stream->input_start;
     if (session->limit_pending) {
@@ -576,6 +580,10 @@ static int32_t imc_png_stream_pump(imc_decoder *decoder, imc_status *status) {
     if (session->feed.impossible && !session->ended) {
       imc_status_set(status, IMC_ERR_CORRUPT, "PNG chunk header is invalid");
       return status->code;
+    }
+    if (session->feed.exif_without_ihdr) {
+      imc_status_set(status, IMC_ERR_CORRUPT, "eXIf: missing IHDR");
+      return verdict_in_chunk(session, stream, status);
     }
     /* libpng reached the first IDAT and the fast path took the image data. */
     if (session->fast) return imc_png_stream_pump(decoder, status);

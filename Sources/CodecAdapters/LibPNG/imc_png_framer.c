@@ -21,6 +21,8 @@ static int32_t framer_judge(imc_png_framer *framer, const imc_request *request, 
   }
   /* libpng refuses an IHDR of another length from its header alone, in both readers. */
   framer->impossible = memcmp(type, "IHDR", 4) == 0 && length != 13;
+  if (memcmp(type, "IHDR", 4) == 0) framer->ihdr_seen = 1;
+  framer->exif_without_ihdr = memcmp(type, "eXIf", 4) == 0 && !framer->ihdr_seen;
   if ((type[0] & 0x20) && length > request->max_chunk_bytes) {
     framer->done = 1;
     imc_status_setf(status, IMC_ERR_LIMIT, "PNG chunk %.4s is %u bytes, over the %llu-byte chunk limit", (const char *)type, length,

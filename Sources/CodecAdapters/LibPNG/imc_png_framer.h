@@ -22,6 +22,11 @@ typedef struct {
   uint32_t fill;
   int done;       /* IEND seen or the framing is broken: stop looking */
   int impossible; /* the current chunk's header is impossible: an error in it is corrupt, cut or not */
+  int ihdr_seen;  /* an IHDR header has passed */
+  /* The current chunk is an eXIf before any IHDR. libpng's sequential reader refuses it ("eXIf:
+   * missing IHDR"), as both readers do in 1.6.58; 1.6.39's push reader does not know eXIf and
+   * skips it as an unknown chunk, so the streaming adapter refuses it itself. */
+  int exif_without_ihdr;
 } imc_png_framer;
 
 /* Bytes until the framer next judges a header or reaches a chunk's end; 0 when it no longer looks. */
