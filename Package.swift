@@ -36,13 +36,12 @@ let package = Package(
     .target(name: "CZlibAdapter", dependencies: ["CInflateEngine", "CZlib"], path: "Sources/CodecAdapters/Zlib"),
     // lcms2 (colour profiles and transforms) and libwebp (WebP files), likewise: public API only,
     // symbols prefixed imc_, nothing printed. ImageCodecs calls them directly (they decode nothing).
-    .systemLibrary(
-      name: "CLCMS2", pkgConfig: "lcms2",
-      providers: [.apt(["liblcms2-dev"])]),
+    // lcms2 is opened with dlopen by the first colour conversion (only its headers are needed to
+    // build: Debian's liblcms2-dev), so a process that converts no colour never loads it.
     .systemLibrary(
       name: "CWebP", pkgConfig: "libwebp",
       providers: [.apt(["libwebp-dev"])]),
-    .target(name: "CLCMS2Adapter", dependencies: ["CLCMS2"], path: "Sources/CodecAdapters/LCMS2"),
+    .target(name: "CLCMS2Adapter", path: "Sources/CodecAdapters/LCMS2"),
     .target(
       name: "CLibWebPAdapter", dependencies: ["CWebP"], path: "Sources/CodecAdapters/LibWebP",
       linkerSettings: [.linkedLibrary("webpmux")]),

@@ -87,6 +87,7 @@ extension ColorSpace {
       case Int32(IMC_PROFILE_WRONG_CLASS): "a '\(Self.signature(facts.device_class))' profile, not an image's colour space"
       case Int32(IMC_PROFILE_WRONG_MODEL):
         "a \(Self.modelName(facts.model)) profile on a \(model.rawValue) image"
+      case Int32(IMC_PROFILE_NO_LCMS2): Self.text(of: facts.reason)
       default: "not an ICC profile lcms2 can read"
       }
     if let problem {

@@ -11,10 +11,9 @@
 #pragma clang diagnostic warning "-Wextra"
 
 #include "imc_lcms2.h"
+#include "imc_lcms2_library.h"
 #include "imc_matrix_shaper.h"
 
-#include <lcms2.h>
-#include <lcms2_plugin.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -40,7 +39,7 @@ typedef struct {
 #define HEADER_BYTES ((sizeof(block_header) + 15) & ~(size_t)15)
 
 static void *budget_malloc(cmsContext context, cmsUInt32Number size) {
-  budget *account = context ? cmsGetContextUserData(context) : NULL;
+  budget *account = context ? imc_lcms2.cmsGetContextUserData(context) : NULL;
   if (account) {
     size_t before = atomic_fetch_add(&account->used, (size_t)size);
     if (size > account->limit || before > account->limit - size) {
@@ -89,15 +88,15 @@ static void silent(cmsContext context, cmsUInt32Number code, const char *text) {
 }
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static void silence_global(void) { cmsSetLogErrorHandler(silent); }
+static void silence_global(void) { imc_lcms2.cmsSetLogErrorHandler(silent); }
 
 /* A context for one job; `account` must outlive it. */
 static cmsContext open_context(budget *account) {
   pthread_once(&global_once, silence_global);
   atomic_init(&account->used, 0);
   account->limit = IMC_LCMS_MEMORY_BUDGET;
-  cmsContext context = cmsCreateContext(&memory_plugin, account);
-  if (context) cmsSetLogErrorHandlerTHR(context, silent);
+  cmsContext context = imc_lcms2.cmsCreateContext(&memory_plugin, account);
+  if (context) imc_lcms2.cmsSetLogErrorHandlerTHR(context, silent);
   return context;
 }
 
@@ -119,7 +118,7 @@ static int32_t model_of(cmsColorSpaceSignature space) {
 /* sRGB's tone curve (IEC 61966-2-1) as an lcms2 parametric curve of type 4. */
 static cmsToneCurve *srgb_curve(cmsContext context) {
   const cmsFloat64Number parameters[5] = {2.4, 1.0 / 1.055, 0.055 / 1.055, 1.0 / 12.92, 0.04045};
-  return cmsBuildParametricToneCurve(context, 4, parameters);
+  return imc_lcms2.cmsBuildParametricToneCurve(context, 4, parameters);
 }
 
 /* sRGB's colorants relative to the D50 PCS, as lcms2's cmsCreate_sRGBProfile makes them (Bradford
@@ -137,8 +136,8 @@ static double linear_to_srgb(double y) { return y <= 0.0031308 ? y * 12.92 : 1.0
 static cmsHPROFILE srgb_gray_profile(cmsContext context) {
   cmsToneCurve *curve = srgb_curve(context);
   if (!curve) return NULL;
-  cmsHPROFILE profile = cmsCreateGrayProfileTHR(context, cmsD50_xyY(), curve);
-  cmsFreeToneCurve(curve);
+  cmsHPROFILE profile = imc_lcms2.cmsCreateGrayProfileTHR(context, imc_lcms2.cmsD50_xyY(), curve);
+  imc_lcms2.cmsFreeToneCurve(curve);
   return profile;
 }
 
@@ -146,7 +145,7 @@ static int curve_is_srgb(cmsToneCurve *curve) {
   if (!curve) return 0;
   for (int i = 0; i <= 32; i++) {
     float x = (float)i / 32.0f;
-    if (fabs(cmsEvalToneCurveFloat(curve, x) - srgb_to_linear(x)) > 1.0 / 255.0) return 0;
+    if (fabs(imc_lcms2.cmsEvalToneCurveFloat(curve, x) - srgb_to_linear(x)) > 1.0 / 255.0) return 0;
   }
   return 1;
 }
@@ -159,12 +158,12 @@ static int xyz_close(const cmsCIEXYZ *a, int column) {
 /* Whether a gray or matrix-shaper RGB profile gives sRGB's numbers (within 1/255 on the curves and
  * 0.002 on the colorants), so converting to sRGB would change nothing worth the work. */
 static int profile_is_srgb(cmsHPROFILE profile, int32_t model) {
-  if (model == IMC_MODEL_GRAY) return curve_is_srgb(cmsReadTag(profile, cmsSigGrayTRCTag));
-  if (model != IMC_MODEL_RGB || !cmsIsMatrixShaper(profile)) return 0;
+  if (model == IMC_MODEL_GRAY) return curve_is_srgb(imc_lcms2.cmsReadTag(profile, cmsSigGrayTRCTag));
+  if (model != IMC_MODEL_RGB || !imc_lcms2.cmsIsMatrixShaper(profile)) return 0;
   const cmsTagSignature colorants[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
   const cmsTagSignature curves[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
   for (int i = 0; i < 3; i++)
-    if (!xyz_close(cmsReadTag(profile, colorants[i]), i) || !curve_is_srgb(cmsReadTag(profile, curves[i]))) return 0;
+    if (!xyz_close(imc_lcms2.cmsReadTag(profile, colorants[i]), i) || !curve_is_srgb(imc_lcms2.cmsReadTag(profile, curves[i]))) return 0;
   return 1;
 }
 
@@ -188,24 +187,28 @@ void imc_profile_inspect(const uint8_t *icc, size_t length, size_t max_bytes, in
     facts->problem = IMC_PROFILE_MALFORMED;
     return;
   }
+  if (!imc_lcms2_load(facts->reason, sizeof facts->reason)) {
+    facts->problem = IMC_PROFILE_NO_LCMS2;
+    return;
+  }
   budget account;
   cmsContext context = open_context(&account);
   if (!context) {
     facts->problem = IMC_PROFILE_MALFORMED;
     return;
   }
-  cmsHPROFILE profile = cmsOpenProfileFromMemTHR(context, icc, facts->declared_size);
+  cmsHPROFILE profile = imc_lcms2.cmsOpenProfileFromMemTHR(context, icc, facts->declared_size);
   if (!profile) {
     facts->problem = IMC_PROFILE_MALFORMED;
-    cmsDeleteContext(context);
+    imc_lcms2.cmsDeleteContext(context);
     return;
   }
-  facts->device_class = (uint32_t)cmsGetDeviceClass(profile);
-  facts->model = model_of(cmsGetColorSpace(profile));
-  cmsColorSpaceSignature pcs = cmsGetPCS(profile);
-  cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", facts->description, sizeof facts->description);
+  facts->device_class = (uint32_t)imc_lcms2.cmsGetDeviceClass(profile);
+  facts->model = model_of(imc_lcms2.cmsGetColorSpace(profile));
+  cmsColorSpaceSignature pcs = imc_lcms2.cmsGetPCS(profile);
+  imc_lcms2.cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", facts->description, sizeof facts->description);
   facts->description[sizeof facts->description - 1] = 0;
-  switch (cmsGetDeviceClass(profile)) {
+  switch (imc_lcms2.cmsGetDeviceClass(profile)) {
   case cmsSigInputClass:
   case cmsSigDisplayClass:
   case cmsSigOutputClass:
@@ -219,24 +222,24 @@ void imc_profile_inspect(const uint8_t *icc, size_t length, size_t max_bytes, in
     break;
   }
   if (facts->problem == IMC_PROFILE_USABLE) facts->is_srgb = profile_is_srgb(profile, facts->model);
-  cmsCloseProfile(profile);
-  cmsDeleteContext(context);
+  imc_lcms2.cmsCloseProfile(profile);
+  imc_lcms2.cmsDeleteContext(context);
 }
 
 /* ---- Profiles made from PNG chunks ---- */
 
 size_t imc_profile_from_gamma(int32_t model, double file_gamma, const double *chromaticities, uint8_t **out) {
   *out = NULL;
-  if (!(file_gamma > 0.01 && file_gamma < 100.0)) return 0;
+  if (!(file_gamma > 0.01 && file_gamma < 100.0) || !imc_lcms2_load(NULL, 0)) return 0;
   budget account;
   cmsContext context = open_context(&account);
   if (!context) return 0;
   size_t length = 0;
-  cmsToneCurve *curve = cmsBuildGamma(context, 1.0 / file_gamma);
+  cmsToneCurve *curve = imc_lcms2.cmsBuildGamma(context, 1.0 / file_gamma);
   cmsHPROFILE profile = NULL;
   if (curve) {
     if (model == IMC_MODEL_GRAY) {
-      profile = cmsCreateGrayProfileTHR(context, cmsD50_xyY(), curve);
+      profile = imc_lcms2.cmsCreateGrayProfileTHR(context, imc_lcms2.cmsD50_xyY(), curve);
     } else if (model == IMC_MODEL_RGB) {
       /* sRGB's primaries and D65 white unless the file's cHRM says otherwise. */
       const double srgb[8] = {0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06};
@@ -244,25 +247,25 @@ size_t imc_profile_from_gamma(int32_t model, double file_gamma, const double *ch
       cmsCIExyY white = {c[0], c[1], 1.0};
       cmsCIExyYTRIPLE primaries = {{c[2], c[3], 1.0}, {c[4], c[5], 1.0}, {c[6], c[7], 1.0}};
       cmsToneCurve *curves[3] = {curve, curve, curve};
-      profile = cmsCreateRGBProfileTHR(context, &white, &primaries, curves);
+      profile = imc_lcms2.cmsCreateRGBProfileTHR(context, &white, &primaries, curves);
     }
-    cmsFreeToneCurve(curve);
+    imc_lcms2.cmsFreeToneCurve(curve);
   }
   if (profile) {
-    cmsSetProfileVersion(profile, 2.1);
+    imc_lcms2.cmsSetProfileVersion(profile, 2.1);
     cmsUInt32Number size = 0;
-    if (cmsSaveProfileToMem(profile, NULL, &size) && size > 0) {
+    if (imc_lcms2.cmsSaveProfileToMem(profile, NULL, &size) && size > 0) {
       uint8_t *bytes = malloc(size);
-      if (bytes && cmsSaveProfileToMem(profile, bytes, &size)) {
+      if (bytes && imc_lcms2.cmsSaveProfileToMem(profile, bytes, &size)) {
         *out = bytes;
         length = size;
       } else {
         free(bytes);
       }
     }
-    cmsCloseProfile(profile);
+    imc_lcms2.cmsCloseProfile(profile);
   }
-  cmsDeleteContext(context);
+  imc_lcms2.cmsDeleteContext(context);
   return length;
 }
 
@@ -308,7 +311,7 @@ static int has_alpha(int32_t pixels) {
 static int colorant_matrix(cmsHPROFILE profile, double matrix[3][3]) {
   const cmsTagSignature tags[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
   for (int column = 0; column < 3; column++) {
-    const cmsCIEXYZ *xyz = cmsReadTag(profile, tags[column]);
+    const cmsCIEXYZ *xyz = imc_lcms2.cmsReadTag(profile, tags[column]);
     if (!xyz) return 0;
     matrix[0][column] = xyz->X;
     matrix[1][column] = xyz->Y;
@@ -336,7 +339,7 @@ static int invert(const double m[3][3], double out[3][3]) {
  * curves start at 0 (checked). NULL when the profile is not of that form, so that lcms2 builds the
  * transform instead. */
 static imc_matrix_shaper *matrix_shaper(cmsHPROFILE source) {
-  if (cmsGetColorSpace(source) != cmsSigRgbData || !cmsIsMatrixShaper(source) || cmsGetPCS(source) != cmsSigXYZData)
+  if (imc_lcms2.cmsGetColorSpace(source) != cmsSigRgbData || !imc_lcms2.cmsIsMatrixShaper(source) || imc_lcms2.cmsGetPCS(source) != cmsSigXYZData)
     return NULL;
   double from[3][3], inverse[3][3];
   if (!colorant_matrix(source, from) || !invert(srgb_colorants, inverse)) return NULL;
@@ -344,13 +347,13 @@ static imc_matrix_shaper *matrix_shaper(cmsHPROFILE source) {
   imc_matrix_shaper *shaper = malloc(sizeof *shaper);
   int usable = shaper != NULL;
   for (int channel = 0; channel < 3 && usable; channel++) {
-    cmsToneCurve *curve = cmsReadTag(source, curves[channel]);
+    cmsToneCurve *curve = imc_lcms2.cmsReadTag(source, curves[channel]);
     if (!curve) {
       usable = 0;
       break;
     }
     for (int code = 0; code < 256; code++)
-      shaper->linear[channel][code] = cmsEvalToneCurveFloat(curve, (cmsFloat32Number)code / 255.0f);
+      shaper->linear[channel][code] = imc_lcms2.cmsEvalToneCurveFloat(curve, (cmsFloat32Number)code / 255.0f);
     if (shaper->linear[channel][0] != 0.0f) usable = 0; /* a raised black: lcms2 and black-point compensation */
   }
   for (int step = 0; step <= IMC_ENCODE_STEPS && usable; step++)
@@ -382,6 +385,7 @@ imc_color_transform *imc_transform_create_choosing(const uint8_t *icc, size_t le
     snprintf(message, message_size, "no such pixel layout");
     return NULL;
   }
+  if (!imc_lcms2_load(message, message_size)) return NULL;
   imc_color_transform *made = calloc(1, sizeof *made);
   if (!made) {
     snprintf(message, message_size, "out of memory");
@@ -394,22 +398,22 @@ imc_color_transform *imc_transform_create_choosing(const uint8_t *icc, size_t le
     snprintf(message, message_size, "out of memory");
     return NULL;
   }
-  cmsHPROFILE source = icc ? cmsOpenProfileFromMemTHR(made->context, icc, (cmsUInt32Number)length)
-                           : cmsCreate_sRGBProfileTHR(made->context);
+  cmsHPROFILE source = icc ? imc_lcms2.cmsOpenProfileFromMemTHR(made->context, icc, (cmsUInt32Number)length)
+                           : imc_lcms2.cmsCreate_sRGBProfileTHR(made->context);
   int same_layout = input == output && (input == IMC_PIXELS_RGB8 || input == IMC_PIXELS_RGBA8);
   if (source && same_layout && allow_matrix_shaper) made->shaper = matrix_shaper(source);
   cmsHPROFILE target = NULL;
   if (source && !made->shaper) {
-    target = is_gray(output) ? srgb_gray_profile(made->context) : cmsCreate_sRGBProfileTHR(made->context);
+    target = is_gray(output) ? srgb_gray_profile(made->context) : imc_lcms2.cmsCreate_sRGBProfileTHR(made->context);
     if (target) {
       cmsUInt32Number flags = cmsFLAGS_NOCACHE | cmsFLAGS_BLACKPOINTCOMPENSATION;
       if (has_alpha(input) && has_alpha(output)) flags |= cmsFLAGS_COPY_ALPHA;
-      made->transform = cmsCreateTransformTHR(made->context, source, in_format, target, out_format,
+      made->transform = imc_lcms2.cmsCreateTransformTHR(made->context, source, in_format, target, out_format,
                                               INTENT_RELATIVE_COLORIMETRIC, flags);
     }
   }
-  if (source) cmsCloseProfile(source);
-  if (target) cmsCloseProfile(target);
+  if (source) imc_lcms2.cmsCloseProfile(source);
+  if (target) imc_lcms2.cmsCloseProfile(target);
   if (!made->transform && !made->shaper) {
     snprintf(message, message_size, "%s", !source ? "lcms2 cannot read the profile"
                                                   : "lcms2 cannot build a transform to sRGB from the profile");
@@ -427,21 +431,21 @@ void imc_transform_rows(imc_color_transform *transform, const uint8_t *in, size_
                            transform->output == IMC_PIXELS_RGBA8 ? 4 : 3);
     return;
   }
-  cmsDoTransformLineStride(transform->transform, in, out, width, rows, (cmsUInt32Number)in_stride,
+  imc_lcms2.cmsDoTransformLineStride(transform->transform, in, out, width, rows, (cmsUInt32Number)in_stride,
                            (cmsUInt32Number)out_stride, 0, 0);
 }
 
 void imc_transform_cmyk_row(void *context, const uint8_t *cmyk, uint8_t *out, uint32_t width) {
   imc_color_transform *transform = context;
-  cmsDoTransform(transform->transform, cmyk, out, width);
+  imc_lcms2.cmsDoTransform(transform->transform, cmyk, out, width);
   if (transform->output == IMC_PIXELS_RGBA8)
     for (uint32_t x = 0; x < width; x++) out[4 * (size_t)x + 3] = 255;
 }
 
 void imc_transform_destroy(imc_color_transform *transform) {
   if (!transform) return;
-  if (transform->transform) cmsDeleteTransform(transform->transform);
+  if (transform->transform) imc_lcms2.cmsDeleteTransform(transform->transform);
   free(transform->shaper);
-  if (transform->context) cmsDeleteContext(transform->context);
+  if (transform->context) imc_lcms2.cmsDeleteContext(transform->context);
   free(transform);
 }

@@ -4,7 +4,9 @@
  * from a PNG's gAMA/cHRM, and transforms of pixel rows to sRGB. lcms2 is reached through its public
  * API only; its error handler never prints, and everything it allocates for one profile or
  * transform comes out of a fixed budget (IMC_LCMS_MEMORY_BUDGET), so a hostile profile costs at most
- * that. Symbols carry the `imc_` prefix.
+ * that. lcms2 is opened with dlopen by the first call that needs it (imc_lcms2_library.h); where it
+ * cannot be loaded, a profile is IMC_PROFILE_NO_LCMS2 and a transform is NULL with the reason.
+ * Symbols carry the `imc_` prefix.
  */
 #ifndef IMC_LCMS2_H
 #define IMC_LCMS2_H
@@ -31,6 +33,7 @@ enum {
   IMC_PROFILE_MALFORMED = 3,   /* not an ICC profile lcms2 can read (signature, tags, PCS) */
   IMC_PROFILE_WRONG_CLASS = 4, /* a device link, abstract or named-colour profile: not an image's space */
   IMC_PROFILE_WRONG_MODEL = 5, /* its colour model is not the image's (an RGB profile on a gray image) */
+  IMC_PROFILE_NO_LCMS2 = 6,    /* lcms2 cannot be loaded: `reason` says why */
 };
 
 /* Pixel layouts a transform reads and writes. 16-bit samples are host-endian. CMYK8 is 0 = no ink;
@@ -56,6 +59,7 @@ typedef struct {
   uint32_t device_class; /* the ICC class signature ('mntr', 'scnr', 'prtr', 'spac', ...) */
   uint32_t declared_size;
   char description[128]; /* the 'desc' tag (English, ASCII), "" when absent */
+  char reason[192];      /* with IMC_PROFILE_NO_LCMS2: why lcms2 cannot be loaded */
 } imc_profile_facts;
 
 /* Reads `icc` (at most `max_bytes` of it are accepted) and judges it for an image whose pixels are
