@@ -43,7 +43,7 @@ fuzz_build() { # mode log [product...]
   (cd fuzz && swift build "${flags[@]}" "${products[@]}") >"$log" 2>&1 && return 0
   # A scratch build kept across pulls can hold a stale plan (a source file or module of the main
   # package added or removed): drop the plan and build once more.
-  grep -qE "missing inputs|no such module" "$log" || return 1
+  grep -qE "missing inputs|no such module|module map file .* not found" "$log" || return 1
   rm -f "$scratch/debug.yaml" "$scratch/build.db" "$scratch"/*/debug/description.json
   (cd fuzz && swift build "${flags[@]}" "${products[@]}") >"$log" 2>&1
 }
