@@ -103,6 +103,22 @@ import Testing
     #expect(decoder.outputPixelFormat == .rgb8)
   }
 
+  /// A PNG's orientation comes from its eXIf chunk, which libpng 1.6.39's push reader does not know:
+  /// streamed, it is still read, as in one call.
+  @Test func aPNGsExifOrientationIsTheOneCallOne() throws {
+    var png = PNGBuilder()
+    png.header(width: 3, height: 2)
+    // A big-endian TIFF header, one IFD entry: Orientation (0x0112), SHORT, 1 value, 6.
+    png.chunk("eXIf", [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0])
+    png.pixels([[1, 2, 3], [4, 5, 6]])
+    let whole = try ImageDecoder.decode(png.bytes)
+    #expect(whole.orientation == .right)
+    let decoder = StreamingDecoder()
+    try decoder.append(png.bytes[...])
+    try decoder.finish()
+    #expect(decoder.header?.orientation == .right)
+  }
+
   @Test(arguments: ["testorig.jpg", "gray-noise-160.png", "Landscape_5.jpg"])
   func rowsArriveBeforeTheLastByte(_ name: String) throws {
     // Sequential JPEG and non-interlaced PNG: the first half of the file gives rows at once. (PNG

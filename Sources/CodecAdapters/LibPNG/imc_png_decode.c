@@ -125,6 +125,7 @@ static void on_read(png_structp png, png_bytep out, size_t count) {
   size_t got = imc_source_read(session->source, out, count);
   if (imc_png_framer_scan(&session->framer, out, got, session->request, session->status) != IMC_OK)
     png_error(png, session->status->message);
+  if (session->framer.exif_without_ihdr) png_error(png, "eXIf: missing IHDR");
   if (got != count) {
     int failed = session->source->file && ferror(session->source->file);
     if (failed) session->code_on_error = IMC_ERR_IO;
@@ -140,6 +141,20 @@ static const png_byte unused_chunks[] = {
     's', 'P', 'L', 'T', '\0', 's', 'T', 'E', 'R', '\0', 't', 'E', 'X', 't', '\0', 't', 'I', 'M', 'E', '\0',
     'z', 'T', 'X', 't', '\0',
 };
+
+/* The chunk whose orientation imgfetch reads (configure, exif_orientation). */
+static const png_byte exif_chunk[] = {'e', 'X', 'I', 'f', '\0'};
+
+/* The orientation of the first eXIf chunk before the image data (0 without one). libpng's
+ * own eXIf handler ignores one whose byte order is neither "MM" nor "II", as imc_exif_orientation does. */
+static int32_t exif_orientation(png_structp png, png_infop info) {
+  png_unknown_chunkp chunks = NULL;
+  int count = png_get_unknown_chunks(png, info, &chunks);
+  for (int i = 0; i < count; i++)
+    if (memcmp(chunks[i].name, "eXIf", 4) == 0 && !(chunks[i].location & PNG_AFTER_IDAT))
+      return chunks[i].data ? imc_exif_orientation(chunks[i].data, chunks[i].size) : 0;
+  return 0;
+}
 
 /* The colour chunks, through libpng's getters (before set_transforms pins the gamma). */
 static void read_color(struct imc_png_session *session, imc_color *color) {
@@ -267,6 +282,10 @@ static void configure(png_structp png, const imc_request *request) {
   png_set_compression_buffer_size(png, PIECE); /* sequential: IDAT read in PIECE-byte pieces */
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, unused_chunks, (int)(sizeof unused_chunks / 5));
+  /* eXIf (the orientation) is kept as an unknown chunk: libpng 1.6.39's push reader does not know
+   * eXIf and skipped it, so a streamed PNG lost its orientation; kept this way, every reader of every
+   * libpng stores it alike (exif_orientation below). */
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, exif_chunk, 1);
 }
 
 /* After the chunks before the first IDAT: fills decoder->info, checks the limits, sets the
@@ -291,9 +310,7 @@ static int32_t describe(imc_decoder *decoder, imc_status *status) {
   out->has_transparency = (color_type & PNG_COLOR_MASK_ALPHA) || has_trns;
   out->has_icc = png_get_valid(png, info, PNG_INFO_iCCP) != 0;
   read_color(session, &decoder->color);
-  png_bytep exif = NULL;
-  png_uint_32 exif_length = 0;
-  if (png_get_eXIf_1(png, info, &exif_length, &exif) && exif) out->orientation = imc_exif_orientation(exif, exif_length);
+  out->orientation = exif_orientation(png, info);
   if (imc_check_limits(request, width, height, status)) return status->code;
   out->output_layout = choose_layout(request->want, color_type, bit_depth, has_trns);
   png_colorp palette = NULL;

@@ -23,9 +23,10 @@ typedef struct {
   int done;       /* IEND seen or the framing is broken: stop looking */
   int impossible; /* the current chunk's header is impossible: an error in it is corrupt, cut or not */
   int ihdr_seen;  /* an IHDR header has passed */
-  /* The current chunk is an eXIf before any IHDR. libpng's sequential reader refuses it ("eXIf:
-   * missing IHDR"), as both readers do in 1.6.58; 1.6.39's push reader does not know eXIf and
-   * skips it as an unknown chunk, so the streaming adapter refuses it itself. */
+  /* The current chunk is an eXIf before any IHDR. The adapter keeps eXIf as an unknown chunk (its
+   * orientation, in every reader of every libpng), which libpng would refuse here only as "invalid
+   * location in png_set_unknown_chunks", after its data: both readers refuse it from its header
+   * instead, as libpng's own eXIf handler does ("eXIf: missing IHDR"). */
   int exif_without_ihdr;
 } imc_png_framer;
 
