@@ -25,15 +25,10 @@ import Testing
     let scratch = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
     // A library named liblcms2.so.2 found first (LD_LIBRARY_PATH), exporting none of lcms2's calls.
-    let source = scratch.appendingPathComponent("stub.c")
-    try Data("int not_lcms2 = 1;\n".utf8).write(to: source)
-    let library = scratch.appendingPathComponent("liblcms2.so.2").path
-    // clang comes with the Swift toolchain.
-    let built = try runProcess("/usr/bin/env", ["clang", "-shared", "-fPIC", "-o", library, source.path])
-    try #require(built.status == 0, "\(built.stderrText)")
+    let environment = try Fixtures.stubLibrary(named: "liblcms2.so.2", in: scratch)
     let photo = scratch.appendingPathComponent("adobe-rgb.jpg").path
     try FileManager.default.copyItem(atPath: Fixtures.root.appendingPathComponent("Fixtures/color/adobe-rgb.jpg").path, toPath: photo)
-    let run = try runImgfetch(["--thumbnail", "64", photo], environment: ["LD_LIBRARY_PATH": scratch.path])
+    let run = try runImgfetch(["--thumbnail", "64", photo], environment: environment)
     #expect(run.status == 0)
     #expect(run.stdoutText == "\(photo)\t\(photo).thumb-64.jpg\n")
     #expect(

@@ -9,13 +9,7 @@ import Testing
     let scratch = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: scratch) }
     // A library named libcurl.so.4 found first (LD_LIBRARY_PATH), exporting none of libcurl's calls.
-    let source = scratch.appendingPathComponent("stub.c")
-    try Data("int not_libcurl = 1;\n".utf8).write(to: source)
-    let library = scratch.appendingPathComponent("libcurl.so.4").path
-    // clang comes with the Swift toolchain.
-    let built = try runProcess("/usr/bin/env", ["clang", "-shared", "-fPIC", "-o", library, source.path])
-    try #require(built.status == 0, "\(built.stderrText)")
-    let environment = ["LD_LIBRARY_PATH": scratch.path]
+    let environment = try Fixtures.stubLibrary(named: "libcurl.so.4", in: scratch)
     let url = "http://127.0.0.1:9/x.jpg"
     let fetch = try runImgfetch([url, "--cache-dir", scratch.path + "/cache"], environment: environment)
     #expect(fetch.status == 3)
