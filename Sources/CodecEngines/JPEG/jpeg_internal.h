@@ -248,8 +248,17 @@ int imc_jpeg_idct(int size, const int16_t *coefficients, const uint16_t *quant, 
 /* The inverse DCT at `size` of a block whose AC coefficients are all zero (the same samples as
  * imc_jpeg_idct gives it, and the same answer about exactness). */
 int imc_jpeg_idct_flat(int size, int16_t dc, uint16_t quant, uint8_t *out, size_t stride);
-/* The 1x1 inverse DCT of a DC coefficient (exact for every input). */
-uint8_t imc_jpeg_idct_dc(int16_t dc, uint16_t quant);
+/* The 1x1 inverse DCT of a DC coefficient (exact for every input): libjpeg's, the product descaled
+ * by 8 and put through its range limit (a value's low 10 bits: [-512, 511] clamped to [0, 255] after
+ * the +128 shift, wrapped beyond). Inline: a 1/8 decode runs it for nearly every block. */
+static inline uint8_t imc_jpeg_idct_dc(int16_t dc, uint16_t quant) {
+  int64_t value = (int64_t)dc * (int16_t)quant;
+  int index = (int)(((value + 4) >> 3) & 1023);
+  if (index < 128) return (uint8_t)(index + 128);
+  if (index < 512) return 255;
+  if (index < 896) return 0;
+  return (uint8_t)(index - 896);
+}
 
 /* The output stage (jpeg_output.c): component planes of one iMCU row to output rows. */
 struct imc_jpeg_output {
