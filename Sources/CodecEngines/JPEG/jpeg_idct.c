@@ -41,7 +41,17 @@ int imc_jpeg_idct_flat(int size, int16_t dc, uint16_t quant, uint8_t *out, size_
   int32_t x = (value + 4) >> 3;
   if (!within(value, 4095) || x < -512 || x > 511) return 0;
   uint8_t sample = clamped(x);
-  for (int row = 0; row < size; row++) memset(out + (size_t)row * stride, sample, (size_t)size);
+  /* Stores of each row's 2 or 4 samples, not a memset call per row (about half the chroma blocks of
+   * a 4:2:0 photo at 1/8 are flat). */
+  uint32_t four = sample * 0x01010101u;
+  for (int row = 0; row < size; row++) {
+    uint8_t *o = out + (size_t)row * stride;
+    switch (size) {
+    case 2: memcpy(o, &four, 2); break;
+    case 4: memcpy(o, &four, 4); break;
+    default: memset(o, sample, (size_t)size); break;
+    }
+  }
   return 1;
 }
 
