@@ -248,8 +248,17 @@ int imc_jpeg_idct(int size, const int16_t *coefficients, const uint16_t *quant, 
 /* The inverse DCT at `size` of a block whose AC coefficients are all zero (the same samples as
  * imc_jpeg_idct gives it, and the same answer about exactness). */
 int imc_jpeg_idct_flat(int size, int16_t dc, uint16_t quant, uint8_t *out, size_t stride);
-/* The 1x1 inverse DCT of a DC coefficient (exact for every input). */
-uint8_t imc_jpeg_idct_dc(int16_t dc, uint16_t quant);
+/* The 1x1 inverse DCT of a DC coefficient (exact for every input): libjpeg's, the product descaled
+ * by 8 and put through its range limit (a value's low 10 bits: [-512, 511] clamped to [0, 255] after
+ * the +128 shift, wrapped beyond). Inline: a 1/8 decode runs it for nearly every block. */
+static inline uint8_t imc_jpeg_idct_dc(int16_t dc, uint16_t quant) {
+  int64_t value = (int64_t)dc * (int16_t)quant;
+  int index = (int)(((value + 4) >> 3) & 1023);
+  if (index < 128) return (uint8_t)(index + 128);
+  if (index < 512) return 255;
+  if (index < 896) return 0;
+  return (uint8_t)(index - 896);
+}
 
 /* The output stage (jpeg_output.c): component planes of one iMCU row to output rows. */
 struct imc_jpeg_output {
@@ -312,5 +321,32 @@ void imc_jpeg_count_dc_only(void);
 /* The last point at which an MCU may start: MCU_MARGIN bytes before the end, or a marker that lies
  * ahead (the reader stops there), or the end when no more bytes come. */
 uintptr_t imc_jpeg_safe_limit(const uint8_t *from, const uint8_t *end, int eof);
+
+/* imc_jpeg_safe_limit, looked for only when needed: an MCU that starts MCU_MARGIN bytes or more
+ * before the end may start whatever the tail holds, so the tail is searched for a marker only once
+ * the reader passes that point (a sequential scan steps once per MCU row, and searching the tail at
+ * every step cost 5-8% of a large baseline thumbnail's instructions). Same answers. */
+typedef struct {
+  const uint8_t *from, *end;
+  int eof, searched;
+  uintptr_t limit;
+} mcu_start_limit;
+
+static inline void mcu_start_limit_reset(mcu_start_limit *m, const uint8_t *from, const uint8_t *end, int eof) {
+  m->from = from;
+  m->end = end;
+  m->eof = eof;
+  m->searched = eof;
+  m->limit = eof ? (uintptr_t)end : (size_t)(end - from) > MCU_MARGIN ? (uintptr_t)(end - MCU_MARGIN) : 0;
+}
+
+/* Whether an MCU may start where the reader is (a reader stopped at a marker always may). */
+static inline int mcu_may_start(mcu_start_limit *m, const bit_reader *r) {
+  if ((uintptr_t)r->next <= m->limit || r->marker) return 1;
+  if (m->searched) return 0;
+  m->limit = imc_jpeg_safe_limit(m->from, m->end, m->eof);
+  m->searched = 1;
+  return (uintptr_t)r->next <= m->limit;
+}
 
 #endif

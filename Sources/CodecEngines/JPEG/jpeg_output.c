@@ -1,6 +1,6 @@
 /* jpeg_output.c: the last stages of a decode, as libjpeg-turbo does them for the layouts the
  * engine produces: a subsampled component's samples widened 2:1 (replicated at 1/8 scale, the
- * "fancy" triangle filter above it), then YCbCr to RGB through libjpeg's fixed-point tables, or
+ * "fancy" triangle filter above it), then YCbCr to RGB in libjpeg's fixed-point arithmetic, or
  * the luma alone for grayscale output. libjpeg's SIMD versions of these give the same bytes as its
  * C versions for every input, so these are its bytes.
  */
@@ -12,35 +12,22 @@
 #define ONE_HALF ((int32_t)1 << (SCALE_BITS - 1))
 #define FIX(x) ((int32_t)((x) * (1 << SCALE_BITS) + 0.5))
 
-/* The YCbCr to RGB tables, indexed by the chroma sample (libjpeg's build_ycc_rgb_table). */
-typedef struct {
-  int cr_r[256], cb_b[256];
-  int32_t cr_g[256], cb_g[256];
-} ycc_tables;
-
-static ycc_tables tables;
-static int tables_ready;
-
-static void build_tables(void) {
-  if (__atomic_load_n(&tables_ready, __ATOMIC_ACQUIRE)) return;
-  ycc_tables built;
-  for (int i = 0; i < 256; i++) {
-    int32_t x = i - 128;
-    built.cr_r[i] = (int)((FIX(1.40200) * x + ONE_HALF) >> SCALE_BITS);
-    built.cb_b[i] = (int)((FIX(1.77200) * x + ONE_HALF) >> SCALE_BITS);
-    built.cr_g[i] = -FIX(0.71414) * x;
-    built.cb_g[i] = -FIX(0.34414) * x + ONE_HALF;
-  }
-  /* Every thread computes the same bytes: a race here writes equal values. */
-  tables = built;
-  __atomic_store_n(&tables_ready, 1, __ATOMIC_RELEASE);
+/* YCbCr to RGB as libjpeg's tables hold it (build_ycc_rgb_table), computed rather than looked up so
+ * that the compiler can convert many pixels per instruction: x = chroma - 128,
+ *   red   = Y + ((FIX(1.402) * Cr_x + ONE_HALF) >> 16)
+ *   green = Y + ((-FIX(0.34414) * Cb_x + ONE_HALF - FIX(0.71414) * Cr_x) >> 16)
+ *   blue  = Y + ((FIX(1.772) * Cb_x + ONE_HALF) >> 16)
+ * each sum the one libjpeg adds from its tables (cr_r, cb_g + cr_g, cb_b), so the same bytes. */
+static inline int red_offset(int cr) { return (FIX(1.40200) * (cr - 128) + ONE_HALF) >> SCALE_BITS; }
+static inline int green_offset(int cb, int cr) {
+  return (-FIX(0.34414) * (cb - 128) + ONE_HALF - FIX(0.71414) * (cr - 128)) >> SCALE_BITS;
 }
+static inline int blue_offset(int cb) { return (FIX(1.77200) * (cb - 128) + ONE_HALF) >> SCALE_BITS; }
 
 static inline uint8_t clamp(int value) { return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value); }
 
 int imc_jpeg_output_init(imc_jpeg_output *output, const frame_info *frame, int layout, int scale, size_t limit) {
   memset(output, 0, sizeof *output);
-  build_tables();
   output->frame = frame;
   output->layout = layout;
   output->scale = scale;
@@ -105,6 +92,24 @@ static const uint8_t *widened(const component_info *component, const uint8_t *in
   }
 }
 
+/* One row of pixels, a layout per function: a constant pixel size lets the compiler vectorize. */
+static void ycc_row_to_rgb(const uint8_t *y, const uint8_t *cb, const uint8_t *cr, uint8_t *out, uint32_t width) {
+  for (uint32_t x = 0; x < width; x++) {
+    out[3 * x] = clamp(y[x] + red_offset(cr[x]));
+    out[3 * x + 1] = clamp(y[x] + green_offset(cb[x], cr[x]));
+    out[3 * x + 2] = clamp(y[x] + blue_offset(cb[x]));
+  }
+}
+
+static void ycc_row_to_rgba(const uint8_t *y, const uint8_t *cb, const uint8_t *cr, uint8_t *out, uint32_t width) {
+  for (uint32_t x = 0; x < width; x++) {
+    out[4 * x] = clamp(y[x] + red_offset(cr[x]));
+    out[4 * x + 1] = clamp(y[x] + green_offset(cb[x], cr[x]));
+    out[4 * x + 2] = clamp(y[x] + blue_offset(cb[x]));
+    out[4 * x + 3] = 255;
+  }
+}
+
 void imc_jpeg_output_convert(imc_jpeg_output *output) {
   const frame_info *frame = output->frame;
   uint32_t left = output->output_height - output->rows_out;
@@ -128,13 +133,8 @@ void imc_jpeg_output_convert(imc_jpeg_output *output) {
                                 output->upsampled);
     const uint8_t *cr = widened(&frame->component[2], output->planes[2] + (size_t)row * output->plane_stride[2],
                                 output->upsampled + output->scratch_stride);
-    for (uint32_t x = 0; x < width; x++, out += output->layout) {
-      int luma = y[x], blue_diff = cb[x], red_diff = cr[x];
-      out[0] = clamp(luma + tables.cr_r[red_diff]);
-      out[1] = clamp(luma + (int)((tables.cb_g[blue_diff] + tables.cr_g[red_diff]) >> SCALE_BITS));
-      out[2] = clamp(luma + tables.cb_b[blue_diff]);
-      if (output->layout == IMC_JPEG_ENGINE_RGBA) out[3] = 255;
-    }
+    if (output->layout == IMC_JPEG_ENGINE_RGBA) ycc_row_to_rgba(y, cb, cr, out, width);
+    else ycc_row_to_rgb(y, cb, cr, out, width);
   }
   output->count = count;
   output->rows_out += count;

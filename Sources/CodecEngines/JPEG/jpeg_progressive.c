@@ -438,7 +438,8 @@ static inline __attribute__((always_inline)) int run_scan(imc_jpeg_progressive *
                                                           const uint8_t *input, size_t length, int eof,
                                                           const char **reason) {
   bit_reader *r = &p->reader;
-  uintptr_t safe = imc_jpeg_safe_limit(r->next, r->end, eof);
+  mcu_start_limit safe;
+  mcu_start_limit_reset(&safe, r->next, r->end, eof);
   component_info *single = &p->frame->component[p->components[0]];
   unsigned interval = p->restart_interval;
   while (p->mcu_y < p->mcu_rows) {
@@ -451,9 +452,9 @@ static inline __attribute__((always_inline)) int run_scan(imc_jpeg_progressive *
           *reason = "a restart marker out of place";
           return STEP_GIVE_UP;
         }
-        safe = imc_jpeg_safe_limit(r->next, r->end, eof);
+        mcu_start_limit_reset(&safe, r->next, r->end, eof);
       }
-      if ((uintptr_t)r->next > safe && !r->marker) return STEP_INPUT;
+      if (!mcu_may_start(&safe, r)) return STEP_INPUT;
       int ok;
       if (kind == SCAN_AC_FIRST || kind == SCAN_AC_REFINE) {
         size_t index = row + p->mcu_x;

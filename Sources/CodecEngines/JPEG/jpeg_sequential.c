@@ -162,7 +162,8 @@ int imc_jpeg_sequential_step(imc_jpeg_sequential *s, const uint8_t *input, size_
   }
   if (eof && !s->split_tried && s->split_mode != IMC_JPEG_ENGINE_SPLIT_NEVER)
     imc_jpeg_split_start(s, input, length, *position);
-  uintptr_t safe = imc_jpeg_safe_limit(r->next, r->end, eof);
+  mcu_start_limit safe;
+  mcu_start_limit_reset(&safe, r->next, r->end, eof);
   while (s->mcu_x < s->mcus_per_row) {
     if (s->restart_interval && s->restarts_to_go == 0) {
       int restarted = restart(s, input, length, eof);
@@ -175,7 +176,7 @@ int imc_jpeg_sequential_step(imc_jpeg_sequential *s, const uint8_t *input, size_
         result = STEP_GIVE_UP;
         goto out;
       }
-      safe = imc_jpeg_safe_limit(r->next, r->end, eof);
+      mcu_start_limit_reset(&safe, r->next, r->end, eof);
     }
     if (s->split && !s->replaying) imc_jpeg_split_look_for_meeting(s);
     if (s->replaying) {
@@ -187,7 +188,7 @@ int imc_jpeg_sequential_step(imc_jpeg_sequential *s, const uint8_t *input, size_
       s->mcu_x++;
       continue;
     }
-    if ((uintptr_t)r->next > safe && !r->marker) {
+    if (!mcu_may_start(&safe, r)) {
       result = STEP_INPUT;
       goto out;
     }
