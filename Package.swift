@@ -28,6 +28,8 @@ let package = Package(
     .target(name: "CInflateEngine", path: "Sources/CodecEngines/Inflate"),
     .target(name: "CPNGRowEngine", dependencies: ["CCodecCore", "CInflateEngine"], path: "Sources/CodecEngines/PNGRows"),
     .target(name: "CJPEGEngine", path: "Sources/CodecEngines/JPEG"),
+    // The resampler's inner loops (weighted sums of lines), which Thumbnails' resampler calls.
+    .target(name: "CResampleEngine", path: "Sources/CodecEngines/Resample"),
     .target(
       name: "CLibPNGAdapter", dependencies: ["CCodecCore", "CPNGRowEngine", "CPNG"], path: "Sources/CodecAdapters/LibPNG"),
     .target(
@@ -56,7 +58,7 @@ let package = Package(
     .target(name: "SystemFiles"),
     .target(name: "ImageCodecs", dependencies: ["CImageCodecs", "CLCMS2Adapter", "CLibWebPAdapter", "SystemFiles"]),
     // Thumbnail planning, resampling kernels, orientation and cached thumbnail files.
-    .target(name: "Thumbnails", dependencies: ["ImageCodecs", "SystemFiles"]),
+    .target(name: "Thumbnails", dependencies: ["ImageCodecs", "CResampleEngine", "SystemFiles"]),
     // libcurl's C API, loaded with dlopen on the first request (only curl's headers are needed to
     // build: Debian's libcurl4-openssl-dev): the package's one HTTP stack, behind ParseFetch's
     // HTTPExchange, so that a process that makes no request never loads libcurl.
@@ -103,7 +105,7 @@ let package = Package(
         "SystemFiles",
       ]),
     .testTarget(
-      name: "ThumbnailsTests", dependencies: ["Thumbnails", "ImageCodecs", "imgfetch", "FixtureSupport", "SystemFiles"]),
+      name: "ThumbnailsTests", dependencies: ["Thumbnails", "CResampleEngine", "ImageCodecs", "imgfetch", "FixtureSupport", "SystemFiles"]),
     // One verdict per file on every path it can take (issue 21): decoders, thumbnails, downloads.
     .testTarget(
       name: "VerdictTests",

@@ -1,9 +1,10 @@
+import CResampleEngine
 import ImageCodecs
 
 /// The horizontal half of the separable resize: each output column is a weighted sum of
 /// neighbouring intermediate columns. Because the intermediate is stored column by column, this
-/// is the same contiguous vector loop as the vertical pass (sixteen samples at once, every tap
-/// in registers), with no per-pixel gathering of channels.
+/// is the same contiguous loop as the vertical pass (`imc_resample_lines_i16`), with no per-pixel
+/// gathering of channels.
 enum HorizontalPass {
   /// The shift that takes a sum back to 8 bits: weight fraction plus intermediate fraction.
   static let shift = Int32(FilterWeights.fractionBits + VerticalPass.intermediateFractionBits)
@@ -25,50 +26,40 @@ enum HorizontalPass {
     outputStride: Int, unpremultiplying: Bool
   ) throws(DecodeError) {
     let rounding = Int32(1) << (shift - 1)
-    let raw = UnsafeRawPointer(input.samples)
     let sums = try ScratchMemory.allocate(Int32.self, count: input.columnStride)
     defer { ScratchMemory.release(sums) }
     weights.weights.withUnsafeBufferPointer { allWeights in
       for column in 0..<weights.outputCount {
-        let first = Int(weights.starts[column]) * input.columnStride * 2
-        let count = Int(weights.counts[column])
-        let columnWeights = allWeights.baseAddress! + column * weights.tapsPerOutput
-        var i = 0
-        while i < input.columnLength {
-          var low = SIMD8<Int32>(repeating: rounding)
-          var high = SIMD8<Int32>(repeating: rounding)
-          var offset = first + i * 2
-          for t in 0..<count {
-            let w = SIMD8<Int32>(repeating: Int32(columnWeights[t]))
-            let samples = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int16>.self)
-            low &+= SIMD8<Int32>(truncatingIfNeeded: samples.lowHalf) &* w
-            high &+= SIMD8<Int32>(truncatingIfNeeded: samples.highHalf) &* w
-            offset += input.columnStride * 2
-          }
-          UnsafeMutableRawPointer(sums).storeBytes(of: low, toByteOffset: i * 4, as: SIMD8<Int32>.self)
-          UnsafeMutableRawPointer(sums).storeBytes(of: high, toByteOffset: i * 4 + 32, as: SIMD8<Int32>.self)
-          i += 16
-        }
+        // Whole padded columns (a multiple of 16 samples): the kernel's vector loop alone.
+        imc_resample_lines_i16(
+          input.samples + Int(weights.starts[column]) * input.columnStride, input.columnStride,
+          allWeights.baseAddress! + column * weights.tapsPerOutput, weights.counts[column], rounding,
+          input.columnStride, sums)
         let target = output + column * channels
         switch (channels, unpremultiplying) {
         case (2, true): storeUnpremultiplied(sums, rows: input.columnLength / 2, target, outputStride, channels: 2)
         case (4, true): storeUnpremultiplied(sums, rows: input.columnLength / 4, target, outputStride, channels: 4)
-        default: store(sums, rows: input.columnLength / channels, target, outputStride, channels: channels)
+        case (1, _): store(sums, rows: input.columnLength, target, outputStride, channels: 1)
+        case (2, _): store(sums, rows: input.columnLength / 2, target, outputStride, channels: 2)
+        case (3, _): store(sums, rows: input.columnLength / 3, target, outputStride, channels: 3)
+        default: store(sums, rows: input.columnLength / 4, target, outputStride, channels: 4)
         }
       }
     }
   }
 
-  /// Writes one output column: each sum shifted back to 8 bits and clamped.
+  /// Writes one output column: each sum shifted back to 8 bits and clamped; `channels` is constant
+  /// at each call site.
   @inline(__always)
   static func store(
     _ sums: UnsafePointer<Int32>, rows: Int, _ target: UnsafeMutablePointer<UInt8>, _ stride: Int, channels: Int
   ) {
-    for row in 0..<rows {
-      for c in 0..<channels {
-        let value = sums[row * channels + c] &>> shift
-        target[row * stride + c] = UInt8(truncatingIfNeeded: min(255, max(0, value)))
-      }
+    var sum = sums
+    var pixel = target
+    for _ in 0..<rows {
+      for c in 0..<channels { pixel[c] = UInt8(truncatingIfNeeded: min(255, max(0, sum[c] &>> shift))) }
+      sum += channels
+      pixel += stride
     }
   }
 
