@@ -25,6 +25,8 @@ let package = Package(
       name: "FuzzPNGRows", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
     // imgfetch's own inflater against zlib's raw inflate, directly on raw DEFLATE data.
     .executableTarget(name: "FuzzInflate", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
+    // The resampler's inner loops (CodecEngines/Resample) against the plain arithmetic.
+    .executableTarget(name: "FuzzResample", dependencies: [.product(name: "Thumbnails", package: "imgfetch")]),
     .executableTarget(name: "FuzzParseJSON", dependencies: [.product(name: "ParseFetch", package: "imgfetch")]),
     // ICC profiles from the input in real JPEGs (RGB, gray, CMYK): lcms2's judgement and transforms.
     .executableTarget(name: "FuzzColor", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),

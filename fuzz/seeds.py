@@ -14,6 +14,7 @@ reads (each target's entry point says how it reads its input):
   its wrapper) goes in with two of the control bytes below appended, taken in turn.
 - FuzzStreaming: bytes 0-2 pick the options and the chunk sizes, the file follows them.
 - FuzzColor: the input is an ICC profile (the .icc files of Fixtures/color).
+- FuzzResample: generated cases (taps, line lengths around the kernels' 16, paddings, weights, samples).
 - the other targets: the files as they are.
 
 Sources: Fixtures/images, Fixtures/hostile, Fixtures/progressive, Fixtures/png-rows,
@@ -130,6 +131,14 @@ def seeds(target):
     elif target == "FuzzColor":  # ICC profiles, as they are (the input is the profile)
         for path in files("Fixtures/color/*.icc"):
             yield named(path), read(path)
+    elif target == "FuzzResample":  # generated: tap counts, lengths around 16, every padding
+        for taps in (1, 2, 3, 7, 24, 48):
+            for count in (0, 1, 15, 16, 17, 100, 255):
+                header = bytes([taps - 1, count, (taps * 5 + count) % 256, (taps + count) % 32])
+                weights = b"".join(struct.pack("<h", (4096 * (t + 1) // taps) - (700 if t % 3 == 0 else 0))
+                                   for t in range(taps))
+                samples = bytes((i * 37 + taps) % 256 for i in range(61))
+                yield f"resample-{taps}-taps-{count}", header + weights + samples
     elif target == "FuzzParseJSON":
         for path in files(f"fuzz/seeds/{target}/*"):
             yield named(path), read(path)

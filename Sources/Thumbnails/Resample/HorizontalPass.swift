@@ -1,4 +1,4 @@
-import CResampleEngine
+internal import CResampleEngine
 import ImageCodecs
 
 /// The horizontal half of the separable resize: each output column is a weighted sum of

@@ -1,4 +1,4 @@
-import CResampleEngine
+internal import CResampleEngine
 import ImageCodecs
 
 /// The vertical half of the separable resize: each output row is a weighted sum of whole input
