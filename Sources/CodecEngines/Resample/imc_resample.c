@@ -11,14 +11,14 @@
 static uint32_t line_sum_u8(const uint8_t *p, ptrdiff_t stride, const int16_t *weights, int taps,
                             int32_t rounding) {
   uint32_t sum = (uint32_t)rounding;
-  for (int t = 0; t < taps; t++, p += stride) sum += (uint32_t)((int32_t)*p * weights[t]);
+  for (int t = 0; t < taps; t++) sum += (uint32_t)((int32_t)p[t * stride] * weights[t]);
   return sum;
 }
 
 static uint32_t line_sum_i16(const int16_t *p, ptrdiff_t stride, const int16_t *weights, int taps,
                              int32_t rounding) {
   uint32_t sum = (uint32_t)rounding;
-  for (int t = 0; t < taps; t++, p += stride) sum += (uint32_t)((int32_t)*p * weights[t]);
+  for (int t = 0; t < taps; t++) sum += (uint32_t)((int32_t)p[t * stride] * weights[t]);
   return sum;
 }
 
@@ -71,13 +71,14 @@ void imc_resample_lines_u8(const uint8_t *first, ptrdiff_t stride, const int16_t
   for (; i + 16 <= count; i += 16) {
     __m128i s[4] = {_mm_set1_epi32(rounding), _mm_set1_epi32(rounding), _mm_set1_epi32(rounding),
                     _mm_set1_epi32(rounding)};
-    const uint8_t *p = first + i;
     int t = 0;
-    for (; t + 2 <= taps; t += 2, p += 2 * stride)
+    for (; t + 2 <= taps; t += 2) {
+      const uint8_t *p = first + t * stride + i; /* lines t and t + 1, never a pointer past the last */
       add_u8(_mm_loadu_si128((const __m128i *)p), _mm_loadu_si128((const __m128i *)(p + stride)),
              weight_pair(weights + t), s);
+    }
     if (t < taps) {
-      __m128i a = _mm_loadu_si128((const __m128i *)p);
+      __m128i a = _mm_loadu_si128((const __m128i *)(first + t * stride + i));
       add_u8(a, a, weight_alone(weights[t]), s);
     }
     for (int k = 0; k < 4; k++) s[k] = low_halves(_mm_sra_epi32(s[k], by));
@@ -93,10 +94,12 @@ void imc_resample_lines_i16(const int16_t *first, ptrdiff_t stride, const int16_
   for (; i + 16 <= count; i += 16) {
     __m128i s[4] = {_mm_set1_epi32(rounding), _mm_set1_epi32(rounding), _mm_set1_epi32(rounding),
                     _mm_set1_epi32(rounding)};
-    const int16_t *p = first + i;
     int t = 0;
-    for (; t + 2 <= taps; t += 2, p += 2 * stride) add_i16(p, p + stride, weight_pair(weights + t), s);
-    if (t < taps) add_i16(p, p, weight_alone(weights[t]), s);
+    for (; t + 2 <= taps; t += 2) {
+      const int16_t *p = first + t * stride + i;
+      add_i16(p, p + stride, weight_pair(weights + t), s);
+    }
+    if (t < taps) add_i16(first + t * stride + i, first + t * stride + i, weight_alone(weights[t]), s);
     for (int k = 0; k < 4; k++) _mm_storeu_si128((__m128i *)(sums + i + 4 * k), s[k]);
   }
   for (; i < count; i++) sums[i] = (int32_t)line_sum_i16(first + i, stride, weights, taps, rounding);
