@@ -30,7 +30,8 @@ internal import CResampleEngine
     let narrowed = UnsafeMutablePointer<Int16>.allocate(capacity: max(1, count))
     let sums = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, count))
     defer {
-      for pointer in [UnsafeMutableRawPointer(bytes), UnsafeMutableRawPointer(shorts)] { pointer.deallocate() }
+      bytes.deallocate()
+      shorts.deallocate()
       narrowed.deallocate()
       sums.deallocate()
     }
