@@ -161,8 +161,11 @@ import Testing
     let alone = scratch.appendingPathComponent("bin/imgfetch").path
     try FileManager.default.createDirectory(
       at: scratch.appendingPathComponent("bin"), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      atPath: Fixtures.productsDirectory.appendingPathComponent("imgfetch").path, toPath: alone)
+    // Copied by `cp`, not in this process: a child that another test spawns while our copy is open
+    // for writing holds that descriptor until it closes its inherited ones, and running the copy
+    // meanwhile fails with "Text file busy" (ETXTBSY). `cp` holds the only writable descriptor.
+    let copy = try runProcess("/bin/cp", [Fixtures.productsDirectory.appendingPathComponent("imgfetch").path, alone])
+    try #require(copy.status == 0, "\(copy.stderrText)")
     let cache = scratch.appendingPathComponent("cache")
     let object = try runProcess(alone, Self.arguments(fixture.baseURL, cache: cache, ["--json"]))
     #expect(object.status == 0, "\(object.stderrText)")
