@@ -148,6 +148,13 @@ static inline int take_bit(bit_reader *r) {
 /* T.81 F.2.2.1's EXTEND: the signed value of `bits` magnitude bits. */
 static inline int extend(int value, int bits) { return value < (1 << (bits - 1)) ? value - (1 << bits) + 1 : value; }
 
+/* A DC sum: `last + difference` into *sum, 0 when it would leave int (libjpeg's sum wraps there: the
+ * engine leaves such a file to libjpeg). An overflow test, not a test of the sign of `last`: the
+ * sign is as often one as the other, and a branch on it is mispredicted. */
+static inline int add_dc_difference(int last, int difference, int *sum) {
+  return !__builtin_add_overflow(last, difference, sum);
+}
+
 /* One symbol (at least 16 bits held); -1 for a code no entry has. */
 static inline int decode_symbol(bit_reader *r, const huffman_table *t) {
   unsigned entry = t->fast[peek(r, FAST_BITS)];
@@ -254,10 +261,10 @@ int imc_jpeg_idct_flat(int size, int16_t dc, uint16_t quant, uint8_t *out, size_
 static inline uint8_t imc_jpeg_idct_dc(int16_t dc, uint16_t quant) {
   int64_t value = (int64_t)dc * (int16_t)quant;
   int index = (int)(((value + 4) >> 3) & 1023);
-  if (index < 128) return (uint8_t)(index + 128);
-  if (index < 512) return 255;
-  if (index < 896) return 0;
-  return (uint8_t)(index - 896);
+  /* Clamped without branches (a branch on a DC's sign is mispredicted in busy images). */
+  int sample = ((index ^ 512) - 512) + 128; /* the low 10 bits as a signed value, shifted */
+  sample = sample < 0 ? 0 : sample;
+  return (uint8_t)(sample > 255 ? 255 : sample);
 }
 
 /* The output stage (jpeg_output.c): component planes of one iMCU row to output rows. */

@@ -112,14 +112,10 @@ static inline __attribute__((always_inline)) int decode_block(bit_reader *r, con
   return 1;
 }
 
-/* Adds a DC difference to the component's sum; 0 when the sum would leave int (libjpeg's sum
- * wraps there: the engine leaves such a file to it). */
+/* Adds a DC difference to the component's sum; 0 when the sum would leave int. */
 static inline int add_dc(imc_jpeg_sequential *s, const block_plan *plan, int difference) {
   if (!s->needed[plan->scan_index]) return 1;
-  int last = s->dc[plan->scan_index];
-  if ((last >= 0 && difference > INT_MAX - last) || (last < 0 && difference < INT_MIN - last)) return 0;
-  s->dc[plan->scan_index] = last + difference;
-  return 1;
+  return add_dc_difference(s->dc[plan->scan_index], difference, &s->dc[plan->scan_index]);
 }
 
 /* The samples of one block of the current MCU into its component's plane (`has_ac`: the block holds
