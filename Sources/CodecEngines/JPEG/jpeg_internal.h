@@ -148,9 +148,10 @@ static inline int take_bit(bit_reader *r) {
 /* T.81 F.2.2.1's EXTEND: the signed value of `bits` magnitude bits. */
 static inline int extend(int value, int bits) { return value < (1 << (bits - 1)) ? value - (1 << bits) + 1 : value; }
 
-/* A DC sum: `last + difference` into *sum, 0 when it would leave int (libjpeg's sum wraps there: the
- * engine leaves such a file to libjpeg). An overflow test, not a test of the sign of `last`: the
- * sign is as often one as the other, and a branch on it is mispredicted. */
+/* A DC sum: `last + difference` into *sum, 0 when it would leave int. There libjpeg's sequential
+ * decoder wraps and 3.x's progressive one stops with an error, so the engine gives up and leaves the
+ * file to libjpeg; *sum then holds the wrapped sum, which no caller reads. An overflow test rather
+ * than a test of `last`'s sign, which goes either way as often and would be mispredicted. */
 static inline int add_dc_difference(int last, int difference, int *sum) {
   return !__builtin_add_overflow(last, difference, sum);
 }
