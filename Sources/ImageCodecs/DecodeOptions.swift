@@ -16,12 +16,14 @@ public struct DecodeOptions: Sendable, Equatable {
   /// strict decode at 1/8 scale (a thumbnail's shrink-on-load, a validation), and of a progressive
   /// Huffman JPEG also at 1/4. The two give the same verdicts, messages and pixels (the tests and
   /// the FuzzJPEGEngine fuzzer compare them); this is for those comparisons. `false` by default.
-  public var libjpegOnly = false
+  /// A test hook, not part of the API (`@_spi(Fuzzing)`).
+  @_spi(Fuzzing) public var libjpegOnly = false
   /// Whether libpng reads every PNG row itself, also where imgfetch's own image-data path would
   /// (a plain 8- or 16-bit PNG, not interlaced, decoded as a stream: a thumbnail, a validation of
   /// a download). The two give the same verdicts, messages and pixels (the tests and the
   /// FuzzPNGRows fuzzer compare them); this is for those comparisons. `false` by default.
-  public var libpngOnly = false
+  /// A test hook, not part of the API (`@_spi(Fuzzing)`).
+  @_spi(Fuzzing) public var libpngOnly = false
   /// Whether imgfetch's JPEG engine splits a large sequential scan between two threads even while
   /// other decodes run in the process (by default only when none does): the tests' way to reach the
   /// two-thread path whatever runs beside them.

@@ -1,6 +1,6 @@
 import FixtureSupport
 import Foundation
-import ImageCodecs
+@_spi(Fuzzing) import ImageCodecs
 
 /// Compares imgfetch's own decoding path with the library alone on the same bytes (the JPEG 1/8
 /// decoder with `libjpegOnly`, the PNG image-data path with `libpngOnly`): every source (memory, a

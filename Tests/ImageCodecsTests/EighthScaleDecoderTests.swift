@@ -1,6 +1,6 @@
 import FixtureSupport
 import Foundation
-import ImageCodecs
+@_spi(Fuzzing) import ImageCodecs
 import Testing
 
 /// imgfetch's JPEG engine at 1/8 scale (`Sources/CodecEngines/JPEG`, used for thumbnails and for

@@ -1,6 +1,6 @@
 import FixtureSupport
 import Foundation
-import ImageCodecs
+@_spi(Fuzzing) import ImageCodecs
 import Testing
 
 /// imgfetch's own PNG image-data path (`imc_png_fast.c`: a PNG's IDAT chunks inflated, plain or

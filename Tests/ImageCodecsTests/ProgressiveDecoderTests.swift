@@ -1,6 +1,6 @@
 import FixtureSupport
 import Foundation
-import ImageCodecs
+@_spi(Fuzzing) import ImageCodecs
 import Testing
 
 /// imgfetch's JPEG engine on progressive JPEGs (`Sources/CodecEngines/JPEG`, used by strict decodes

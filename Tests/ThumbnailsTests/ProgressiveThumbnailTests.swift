@@ -1,6 +1,6 @@
 import FixtureSupport
 import Foundation
-import ImageCodecs
+@_spi(Fuzzing) import ImageCodecs
 import Testing
 
 @testable import Thumbnails

@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+@_spi(Fuzzing) import ImageCodecs
 import Thumbnails
 
 /// The ways a file's bytes reach a decoder in imgfetch, each through the public API a user (or

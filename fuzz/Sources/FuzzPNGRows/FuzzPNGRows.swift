@@ -1,5 +1,5 @@
 import FuzzSupport
-import ImageCodecs
+@_spi(Fuzzing) import ImageCodecs
 
 /// libFuzzer entry point, differential: every input (PNG signature forced) is decoded by imgfetch's
 /// PNG rows engine (`Sources/CodecEngines/PNGRows`) and by libpng alone (`libpngOnly`) on every path
