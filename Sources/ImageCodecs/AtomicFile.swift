@@ -6,8 +6,9 @@ internal import SystemFiles
 
 /// Writes files so that readers see either the old file or the complete new one, never a part:
 /// the bytes go to a uniquely named temporary file in the same directory, are flushed to disk,
-/// renamed over the destination, and the directory is flushed. An existing destination that is
-/// not a regular file (`/dev/null`, a FIFO) is written directly and never replaced.
+/// renamed over the destination, and the directory is flushed. A symbolic link at the destination is
+/// replaced, never written through; a FIFO or device there is refused, or written directly (never
+/// replaced) when `writesIntoSpecialFiles` is asked, as `imgfetch decode -o` does.
 /// A thin wrapper over `SystemFiles.AtomicPublish` that keeps this module's error type.
 public enum AtomicFile {
   /// Why an atomic write failed. Nothing is left at the destination or in the temporary file.
@@ -34,19 +35,25 @@ public enum AtomicFile {
   /// Writes `bytes` to `path` atomically (temporary file, fsync, rename, fsync of the directory).
   /// - Parameters:
   ///   - bytes: The complete contents.
-  ///   - path: The destination; its directory must exist. A character device or FIFO there is
-  ///     written directly; a directory or block device is refused.
+  ///   - path: The destination; its directory must exist. A link there is replaced; a character
+  ///     device or FIFO there is refused, unless `writesIntoSpecialFiles`; a directory or block
+  ///     device is always refused.
   ///   - permissions: The file mode, 0644 by default.
+  ///   - writesIntoSpecialFiles: Write into a FIFO or character device (named directly or through a
+  ///     link) instead of refusing it; off by default.
   ///   - flushesToDisk: `fsync` before the rename (the default). Without it readers still see the old
   ///     file or the complete new one, but after a power failure the new file may be missing or
   ///     incomplete: fine for derived files that are checked and rebuilt (thumbnails).
   /// - Throws: ``WriteError`` when any step fails; the temporary file is removed.
   public static func write(
-    _ bytes: UnsafeRawBufferPointer, to path: String, permissions: mode_t = 0o644, flushesToDisk: Bool = true
+    _ bytes: UnsafeRawBufferPointer, to path: String, permissions: mode_t = 0o644, flushesToDisk: Bool = true,
+    writesIntoSpecialFiles: Bool = false
   ) throws(WriteError) {
-    do { try AtomicPublish.write(bytes, to: path, permissions: permissions, flushesToDisk: flushesToDisk) } catch {
-      throw WriteError(error)
-    }
+    do {
+      try AtomicPublish.write(
+        bytes, to: path, permissions: permissions, flushesToDisk: flushesToDisk,
+        writesIntoSpecialFiles: writesIntoSpecialFiles)
+    } catch { throw WriteError(error) }
   }
 
   /// Writes `bytes` to `path` atomically; see the `UnsafeRawBufferPointer` variant.

@@ -192,6 +192,8 @@ final class BatchRun: Sendable {
       case .cancelled: return (.cancelled, "cancelled")
       case .thumbnail(let cause): return LocalItem.describe(cause)
       case .cache(let cause): return describe(cache: cause)
+      // The `.part` file could not be written (a full disk, a link planted in its place).
+      case .download(.file): return (.fileSystem, error.description)
       case .parse(let cause): return describe(parse: cause)
       default: return (error.isInvalidImage ? .invalidImage : .network, error.description)
       }

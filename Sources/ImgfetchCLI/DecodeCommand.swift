@@ -37,7 +37,9 @@ enum DecodeCommand {
         options.pixelFormat = header.format == .png ? .rgba8 : .source
       }
       var image = try ImageDecoder.decode(contentsOf: file, options: options)
-      if settings.sRGB, let note = image.colorSpace.ignoredProfile { Console.error("\(file): \(note); treated as sRGB") }
+      if settings.sRGB, let note = image.colorSpace.ignoredProfile {
+        Console.error("\(file): \(note); treated as sRGB")
+      }
       if settings.orient { image = try image.oriented() }
       if let failure = write(image, to: output) {
         report.failed(file, kind: .fileSystem, message: failure)
@@ -75,7 +77,10 @@ enum DecodeCommand {
       return "cannot write to standard output: \(failure.message)"
     }
     do {
-      try image.withUnsafeBytes { (raw) throws(AtomicFile.WriteError) in try AtomicFile.write(raw, to: output) }
+      // Writing into a FIFO or a device (`-o /dev/stdout`, a pipe) is decode's own feature.
+      try image.withUnsafeBytes { (raw) throws(AtomicFile.WriteError) in
+        try AtomicFile.write(raw, to: output, writesIntoSpecialFiles: true)
+      }
       return nil
     } catch {
       return error.description

@@ -19,24 +19,35 @@ public final class FileLock: Sendable {
   /// The lock file.
   public let path: String
   private let descriptor: Int32
+  /// The lock file's folder, kept open so the release removes the name in the folder locked.
+  private let folder: Int32
+  private let name: String
 
-  private init(path: String, descriptor: Int32) {
+  private init(path: String, descriptor: Int32, folder: Int32, name: String) {
     self.path = path
     self.descriptor = descriptor
+    self.folder = folder
+    self.name = name
   }
 
   /// Takes the lock if no one holds it.
+  ///
+  /// The lock file is opened relative to its folder with `O_NOFOLLOW`, and the folder without
+  /// following a link either: a symbolic link planted at either (in a folder shared between users)
+  /// is refused, so no other file is ever opened, locked or removed in its place.
   /// - Parameter path: The lock file; created when missing, and its directory with it.
   /// - Returns: The held lock, or nil when another holder has it.
-  /// - Throws: ``SystemError`` when the file cannot be opened or made.
+  /// - Throws: ``SystemError`` when the file cannot be opened or made, or is not a regular file.
   public static func tryAcquire(_ path: String) throws(SystemError) -> FileLock? {
+    let folderPath = AtomicPublish.directory(of: path)
+    let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     while true {
-      var descriptor = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
-      if descriptor < 0 && errno == ENOENT {
-        try Directory.create(AtomicPublish.directory(of: path))
-        descriptor = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
+      let descriptor: Int32
+      do { descriptor = try RegularFileOpen.open(path, flags: O_RDWR | O_CREAT, folderMayBeLink: false) } catch {
+        guard error.code == ENOENT, FileStatus.of(folderPath) == nil else { throw error }
+        try Directory.create(folderPath)
+        continue
       }
-      guard descriptor >= 0 else { throw .last("open", path) }
       guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
         let failure = errno
         Glibc.close(descriptor)
@@ -48,7 +59,12 @@ public final class FileLock: Sendable {
       if let held = try? FileStatus(descriptor: descriptor, path: path),
         let current = try? FileStatus.withoutFollowingLinks(path), held.isSameFile(as: current)
       {
-        return FileLock(path: path, descriptor: descriptor)
+        let folder: Int32
+        do { folder = try RegularFileOpen.openFolder(folderPath, followingLinks: false) } catch {
+          Glibc.close(descriptor)
+          throw error
+        }
+        return FileLock(path: path, descriptor: descriptor, folder: folder, name: name)
       }
       Glibc.close(descriptor)
     }
@@ -56,8 +72,9 @@ public final class FileLock: Sendable {
 
   /// Removes the lock file and releases the lock.
   public func unlock() {
-    unlink(path)
+    unlinkat(folder, name, 0)
     flock(descriptor, LOCK_UN)
     Glibc.close(descriptor)
+    Glibc.close(folder)
   }
 }

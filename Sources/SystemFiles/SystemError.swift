@@ -15,6 +15,9 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     case errno(Int32)
     /// The path names something other than a regular file (a FIFO, a device, a directory …).
     case notRegularFile(FileKind)
+    /// A folder was expected but the path names something else (a symbolic link where links are
+    /// not followed, a file).
+    case notDirectory(FileKind)
     /// A FIFO was to be written but nothing has it open for reading (`ENXIO` from a non-blocking open).
     case fifoWithoutReader
   }
@@ -57,6 +60,7 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     switch reason {
     case .errno(let code): Self.message(forCode: code)
     case .notRegularFile(let kind): "\(kind), not a regular file"
+    case .notDirectory(let kind): "\(kind), not a directory"
     case .fifoWithoutReader: "a FIFO with no reader"
     }
   }
@@ -65,7 +69,7 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch reason {
     case .errno, .fifoWithoutReader: "\(path): cannot \(operation): \(message)"
-    case .notRegularFile: "\(path) is \(message)"
+    case .notRegularFile, .notDirectory: "\(path) is \(message)"
     }
   }
 

@@ -4,8 +4,10 @@
 
 /// A regular file opened for appending, such as a download's `.part` file.
 ///
-/// The path is opened with `O_NONBLOCK` (a FIFO put in its place cannot block the open), checked to
-/// be a regular file on the descriptor, cut to the bytes that are kept, and written at its end.
+/// The name is opened relative to its folder with `O_NOFOLLOW` and `O_NONBLOCK`: a symbolic link
+/// planted at it is refused, never followed (its target is never cut or written), and a FIFO put in
+/// its place cannot block the open. The descriptor is checked to be a regular file, cut to the bytes
+/// that are kept, and written at its end.
 ///
 /// ```swift
 /// let part = try WritableFile(appendingTo: "photo.jpg.part", keeping: 0)
@@ -22,23 +24,11 @@ public final class WritableFile {
   /// - Parameters:
   ///   - path: The file.
   ///   - bytes: How many of its bytes to keep; appends go after them.
-  /// - Throws: ``SystemError``: `open`, `stat` or `truncate` failed, or the path is not a regular file.
+  /// - Throws: ``SystemError``: `open`, `stat` or `truncate` failed, or the path is not a regular file
+  ///   (a symbolic link, a FIFO: ``SystemError/Reason/notRegularFile(_:)``).
   public init(appendingTo path: String, keeping bytes: Int64) throws(SystemError) {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      // A FIFO with no reader refuses a non-blocking open for writing.
-      if errno == ENXIO { throw SystemError(operation: "open", path: path, reason: .notRegularFile(.fifo)) }
-      throw .last("open", path)
-    }
+    let descriptor = try RegularFileOpen.open(path, flags: O_WRONLY | O_CREAT)
     do throws(SystemError) {
-      let status = try FileStatus(descriptor: descriptor, path: path)
-      guard status.kind == .regular else {
-        throw SystemError(operation: "open", path: path, reason: .notRegularFile(status.kind))
-      }
-      let flags = fcntl(descriptor, F_GETFL)
-      guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
-        throw SystemError.last("open", path)
-      }
       guard ftruncate(descriptor, off_t(bytes)) == 0 else { throw SystemError.last("truncate", path) }
       guard lseek(descriptor, 0, SEEK_END) >= 0 else { throw SystemError.last("seek", path) }
     } catch {
