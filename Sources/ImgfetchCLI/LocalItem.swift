@@ -66,6 +66,7 @@ public enum LocalItem {
     case .outOfMemory: (.invalidImage, error.description)
     case .write(let error): (.fileSystem, error.description)
     case .encode(let error): (.fileSystem, error.description)
+    case .occupied: (.fileSystem, error.description)
     case .invalidOptions: (.invalidImage, error.description)
     }
   }

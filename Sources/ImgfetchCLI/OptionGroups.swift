@@ -86,6 +86,7 @@ public struct ThumbnailRequest: OptionValues {
         "--thumbnail needs a size: N or WxH, numbers from 1 to \(ThumbnailSize.maximumSide) (got \(sizeText))")
     }
     var options = ThumbnailOptions(size: size, limits: try LimitOptions(parsed).decodeLimits)
+    options.replacesUnstampedFiles = parsed.has("overwrite")
     if let fit = parsed.value("fit") {
       guard let value = ThumbnailFit(rawValue: fit) else {
         throw UsageError("--fit must be inside or cover (got \(fit))")

@@ -100,7 +100,8 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec("fit", value: true, valueName: "FIT", help: "inside (default) or cover (fill the box, crop)"),
         OptionSpec(
           "format", value: true, valueName: "F", help: "auto (JPEG, or PNG for images with alpha), jpeg, png, webp"),
-        OptionSpec("quality", value: true, valueName: "Q", help: "JPEG quality 1-100 (default 85), WebP 0-100 (default 80)"),
+        OptionSpec(
+          "quality", value: true, valueName: "Q", help: "JPEG quality 1-100 (default 85), WebP 0-100 (default 80)"),
         OptionSpec("lossless", help: "with --format webp: lossless WebP"),
         OptionSpec(
           "keep-profile", help: "keep the source's colours and embed its profile (default: convert to sRGB)"),
@@ -111,6 +112,8 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec(
           "output-dir", value: true, valueName: "DIR",
           help: "write thumbnails under DIR, mirroring the sources' folders, not next to the originals"),
+        OptionSpec(
+          "overwrite", help: "replace a file at a thumbnail's name that imgfetch did not make (default: refuse it)"),
       ]
     case .decode:
       [

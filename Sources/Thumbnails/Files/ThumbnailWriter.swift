@@ -17,11 +17,15 @@ enum ThumbnailWriter {
   ///   - path: The destination.
   ///   - flushesToDisk: `fsync` before the rename (durable across power failures, slower).
   ///   - createsFolders: Create the missing folders of `path`.
-  /// - Throws: ``ThumbnailError/encode(_:)`` or ``ThumbnailError/write(_:)``, with the path.
+  ///   - replacesUnstampedFiles: With a stamp: replace a file at `path` that carries none (or a
+  ///     link there); without it such a file is refused.
+  /// - Throws: ``ThumbnailError/encode(_:)``, ``ThumbnailError/write(_:)`` or
+  ///   ``ThumbnailError/occupied(path:by:)``, with the path.
   static func write(
     _ image: Image, as encoder: any ImageEncoding, stamp: ThumbnailStamp?, to path: String,
-    flushesToDisk: Bool, createsFolders: Bool = false
+    flushesToDisk: Bool, createsFolders: Bool = false, replacesUnstampedFiles: Bool = false
   ) throws(ThumbnailError) {
+    if stamp != nil { try checkOccupant(of: path, replacingUnstamped: replacesUnstampedFiles) }
     let bytes: [UInt8]
     do { bytes = try ImageEncoder.encode(image, as: encoder, comment: stamp?.text) } catch {
       var located = error
@@ -32,6 +36,21 @@ enum ThumbnailWriter {
       try ThumbnailDirectory.create(String(path[..<slash]))
     }
     do { try AtomicFile.write(bytes, to: path, flushesToDisk: flushesToDisk) } catch { throw .write(error) }
+  }
+
+  /// Refuses a thumbnail's name held by anything but a thumbnail imgfetch made (a regular file with
+  /// a stamp): a person's file or a link, unless `replacingUnstamped`; a FIFO, device or folder always.
+  static func checkOccupant(of path: String, replacingUnstamped: Bool) throws(ThumbnailError) {
+    guard let own = try? FileStatus.withoutFollowingLinks(path) else { return }  // nothing there
+    switch own.kind {
+    case .regular:
+      if replacingUnstamped || ThumbnailStamp.read(fromFileAt: path) != nil { return }
+      throw .occupied(path: path, by: .unstampedFile)
+    case .symbolicLink:
+      if replacingUnstamped { return }
+      throw .occupied(path: path, by: .symbolicLink)
+    default: throw .occupied(path: path, by: .special(own.kind.description))
+    }
   }
 
   /// The text of the current `errno`.

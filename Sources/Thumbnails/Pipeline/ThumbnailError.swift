@@ -14,9 +14,23 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
   /// The thumbnail file, or a missing folder of an output folder's tree, could not be written
   /// (nothing is left at the destination).
   case write(AtomicFile.WriteError)
+  /// A thumbnail's name is held by something imgfetch did not make: a file without a thumbnail
+  /// stamp, a symbolic link, a FIFO, a device or a folder. It is left as it is (see
+  /// ``ThumbnailOptions/replacesUnstampedFiles``).
+  case occupied(path: String, by: Occupant)
   /// The options cannot produce a thumbnail (a size of 0, or an upscaled thumbnail over the pixel
   /// limit).
   case invalidOptions(String)
+
+  /// What holds a thumbnail's name, in ``occupied(path:by:)``.
+  public enum Occupant: Sendable, Equatable {
+    /// A regular file that carries no imgfetch thumbnail stamp (a person's file).
+    case unstampedFile
+    /// A symbolic link (whatever it points to).
+    case symbolicLink
+    /// A FIFO, device, socket or folder, described with its article (`a FIFO`); never replaced.
+    case special(String)
+  }
 
   /// The file the error concerns, when known.
   public var path: String? {
@@ -25,6 +39,7 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
     case .outOfMemory(let error): error.path
     case .encode(let error): error.path
     case .write(let error): error.path
+    case .occupied(let path, _): path
     case .invalidOptions: nil
     }
   }
@@ -37,6 +52,12 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
       "\(error.path.map { "\($0): " } ?? "")out of memory making the thumbnail: \(error.message)"
     case .encode(let error): error.description
     case .write(let error): error.description
+    case .occupied(let path, .unstampedFile):
+      "\(path) holds a file imgfetch did not make (it carries no thumbnail stamp); left as it is (--overwrite replaces it)"
+    case .occupied(let path, .symbolicLink):
+      "\(path) holds a symbolic link, not a thumbnail imgfetch made; left as it is (--overwrite replaces it)"
+    case .occupied(let path, .special(let kind)):
+      "\(path) holds \(kind), not a thumbnail imgfetch made; left as it is"
     case .invalidOptions(let message): "invalid thumbnail options: \(message)"
     }
   }

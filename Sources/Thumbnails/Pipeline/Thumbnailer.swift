@@ -83,7 +83,8 @@ public struct Thumbnailer: Sendable {
   /// - Throws: ``ThumbnailError/decode(_:)`` when the source is not a complete, valid image (nothing
   ///   is written); ``ThumbnailError/outOfMemory(_:)`` when the thumbnail's buffers cannot be
   ///   allocated; ``ThumbnailError/encode(_:)`` when the thumbnail cannot be written (no partial
-  ///   file is left).
+  ///   file is left); ``ThumbnailError/occupied(path:by:)`` when a file imgfetch did not make holds
+  ///   the thumbnail's name (it is left as it is).
   public func makeThumbnail(forFileAt path: String) throws(ThumbnailError) -> ThumbnailResult {
     try validate()
     guard let status = FileStatus.of(path) else {
@@ -99,7 +100,7 @@ public struct Thumbnailer: Sendable {
       key: reuse.key(for: format), width: rendered.image.width, height: rendered.image.height)
     try ThumbnailWriter.write(
       rendered.image, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
-      createsFolders: options.outputDirectory != nil)
+      createsFolders: options.outputDirectory != nil, replacesUnstampedFiles: options.replacesUnstampedFiles)
     var result = ThumbnailResult(
       source: path, path: target, width: rendered.image.width, height: rendered.image.height,
       format: format.format, reused: false)
@@ -121,7 +122,8 @@ public struct Thumbnailer: Sendable {
   /// - Returns: What was written (`reused` is `false`).
   /// - Throws: ``ThumbnailError/decode(_:)`` (`io`) when the file's status cannot be read,
   ///   ``ThumbnailError/outOfMemory(_:)`` when flattening alpha cannot allocate,
-  ///   ``ThumbnailError/encode(_:)`` or ``ThumbnailError/write(_:)`` when writing fails.
+  ///   ``ThumbnailError/encode(_:)`` or ``ThumbnailError/write(_:)`` when writing fails,
+  ///   ``ThumbnailError/occupied(path:by:)`` when a file imgfetch did not make holds the name.
   public func writeThumbnail(_ image: Image, forFileAt path: String) throws(ThumbnailError) -> ThumbnailResult {
     try validate()
     let status: FileStatus
@@ -141,7 +143,7 @@ public struct Thumbnailer: Sendable {
     let stamp = ThumbnailStamp(key: reuse.key(for: format), width: pixels.width, height: pixels.height)
     try ThumbnailWriter.write(
       pixels, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
-      createsFolders: options.outputDirectory != nil)
+      createsFolders: options.outputDirectory != nil, replacesUnstampedFiles: options.replacesUnstampedFiles)
     var result = ThumbnailResult(
       source: path, path: target, width: pixels.width, height: pixels.height, format: format.format, reused: false)
     result.colorNote = image.colorSpace.ignoredProfile

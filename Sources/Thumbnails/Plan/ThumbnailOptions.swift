@@ -34,6 +34,11 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// Where thumbnail files go: next to their originals (`nil`, the default), or under a folder that
   /// mirrors the source tree (see ``ThumbnailDirectory``).
   public var outputDirectory: ThumbnailDirectory?
+  /// Whether a file at a thumbnail's name that imgfetch did not make (one without a
+  /// ``ThumbnailStamp``, or a symbolic link) is replaced. Off by default: such a file is someone's,
+  /// and the thumbnail fails with ``ThumbnailError/occupied(path:by:)`` instead (`imgfetch
+  /// --overwrite` turns it on). A FIFO, device or folder there is never replaced.
+  public var replacesUnstampedFiles = false
 
   /// Creates options.
   /// - Parameters:
