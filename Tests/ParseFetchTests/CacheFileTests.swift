@@ -30,6 +30,14 @@ import Testing
     ("Photo.JPG.part", .foreign),
     ("photo.jpg.thumb-64.jpg.part", .foreign),
     ("a b.jpg", .entry),
+    // Issue 30.9: only names CacheKey gives (raw Parse names have no `+`; hashed ones are
+    // `<slug>+<32 hex>[.<ext>]`) are entries.
+    ("a+b.jpg", .foreign),
+    ("pic+0123456789abcdef0123456789abcdef.tmpl.bak", .foreign),
+    ("pic+0123456789ABCDEF0123456789abcdef.jpg", .foreign),
+    ("pic+0123456789abcdef.jpg", .foreign),
+    ("+0123456789abcdef0123456789abcdef", .foreign),
+    ("a+b+0123456789abcdef0123456789abcdef", .foreign),
   ])
   func classifiesNames(name: String, kind: CacheFile) {
     #expect(CacheFile(fileName: name) == kind, "\(name)")

@@ -171,15 +171,24 @@ import Testing
     #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["Notes.txt", "holiday.jpg"])
   }
 
-  @Test func adoptsACacheMadeByAnEarlierVersion() throws {
-    // What the previous imgfetch left: `.locks`, entries, a `.part`, no tag.
+  @Test func aFolderHoldingALocksFolderAndEntryShapedNamesIsNotAdopted() throws {
+    // Issue 30.9: a `.locks` folder (as many tools' caches have) and names that read as entries made
+    // such a folder "a cache of an earlier imgfetch"; it was tagged, and clear removed its files.
     try FileManager.default.createDirectory(
       at: directory.appendingPathComponent(".locks"), withIntermediateDirectories: true)
-    try Data(count: 4).write(to: directory.appendingPathComponent("a.jpg"))
-    try Data(count: 4).write(to: directory.appendingPathComponent("b.png.part"))
+    try Data(count: 4).write(to: directory.appendingPathComponent("notes.txt"))
+    try Data(count: 4).write(to: directory.appendingPathComponent("budget-2024.ods"))
+    #expect(throws: CacheError.self) { try DiskCache(directory: directory.path) }
+    #expect(!DiskCache.isTagged(directory.path))
+    #expect(
+      Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+        == [".locks", "notes.txt", "budget-2024.ods"])
+  }
+
+  @Test func anEmptyFolderIsAdoptedAndTagged() throws {
     let cache = try DiskCache(directory: directory.path)
-    #expect(DiskCache.isTagged(directory.path))
-    #expect(cache.totalSize() == 4)
+    #expect(DiskCache.isTagged(cache.directory))
+    #expect(cache.statistics().files == 0)
   }
 
   @Test func aMissingDirectoryIsNotCreatedWhenOnlyLookedAt() throws {
@@ -212,7 +221,7 @@ import Testing
     // perhaps a temporary), which is a cache being made, not someone else's files.
     let fresh = directory.appendingPathComponent("being-made")
     try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: false)
-    try Data(DiskCache.tagSignature.utf8).write(to: fresh.appendingPathComponent("CACHEDIR.TAG"))
+    try Data(DiskCache.tagContents.utf8).write(to: fresh.appendingPathComponent("CACHEDIR.TAG"))
     try Data().write(to: fresh.appendingPathComponent(".CACHEDIR.TAG.tmp-1-abc"))
     #expect(DiskCache.isAdoptable(fresh.path))
     try Data("x".utf8).write(to: fresh.appendingPathComponent("notes.txt"))

@@ -8,9 +8,12 @@ public enum CacheError: Error, Sendable, CustomStringConvertible {
   case store(path: String, reason: String)
   /// A file in the cache could not be removed.
   case remove(path: String, reason: String)
-  /// The directory holds other files and no `CACHEDIR.TAG`: imgfetch did not make it, and will
-  /// neither store into it nor remove anything from it.
+  /// The directory holds other files and no `CACHEDIR.TAG`: imgfetch did not make it (only an empty
+  /// directory is adopted), and will neither store into it nor remove anything from it.
   case notACache(path: String)
+  /// The directory holds another program's `CACHEDIR.TAG` (the specification's signature without
+  /// imgfetch's comment): it is that program's cache, never imgfetch's.
+  case anotherProgramsCache(path: String)
   /// The cache directory does not exist (and was not to be created).
   case missing(path: String)
 
@@ -27,6 +30,8 @@ public enum CacheError: Error, Sendable, CustomStringConvertible {
       "cannot remove \(path) from the cache (\(reason)); check its permissions"
     case .notACache(let path):
       "\(path) is not an imgfetch cache (no CACHEDIR.TAG, and it holds other files); choose another cache directory"
+    case .anotherProgramsCache(let path):
+      "\(path) is not an imgfetch cache (its CACHEDIR.TAG is another program's); choose another cache directory"
     case .missing(let path):
       "no cache at \(path)"
     }

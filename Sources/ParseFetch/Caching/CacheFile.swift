@@ -4,13 +4,13 @@
 ///
 /// | name | kind |
 /// |---|---|
-/// | `photo.jpg`, `pic+<32 hex>.tmpl` | ``entry`` |
+/// | `photo.jpg` (a Parse name used raw), `pic+<32 hex>.tmpl` (a hashed one) | ``entry`` |
 /// | `<entry>.part` | ``partial(entry:)``: a download not yet validated |
 /// | `<entry>.thumb-<W>[x<H>][-cover].(jpg\|png\|webp)` | ``thumbnail(entry:)`` |
 /// | `.<name>.tmp-<pid>-<random>` | ``temporary``: an atomic write killed before its rename |
 /// | `<entry>.lock` (inside `.locks/`) | ``lock`` |
 /// | `CACHEDIR.TAG` | ``tag`` |
-/// | anything else | ``foreign``: never counted, never removed |
+/// | anything else (`a+b.jpg`, `Notes.txt`) | ``foreign``: never counted, never removed |
 public enum CacheFile: Sendable, Equatable {
   /// A validated cache entry.
   case entry
@@ -64,20 +64,40 @@ public enum CacheFile: Sendable, Equatable {
     }
   }
 
-  /// Whether `name` can be an entry: made of the characters an entry's key uses (Parse's rule in
-  /// lower case, and `+` of hashed names), at most 128 bytes, and not a partial download, thumbnail,
-  /// temporary file or the tag.
+  /// Whether `name` is one ``CacheKey`` gives an entry: a Parse file name used as it is (Parse's rule
+  /// in lower case, without `+`) or a hashed one (`<slug>+<32 hex>[.<ext>]`), at most 128 bytes, and
+  /// not a partial download, thumbnail, temporary file or the tag. Any other name is not the cache's.
   static func isEntryName(_ name: String) -> Bool {
     let bytes = Array(name.utf8)
-    guard (1...128).contains(bytes.count), let first = bytes.first, leading.contains(first),
-      bytes.allSatisfy(following.contains)
-    else { return false }
-    return !name.hasSuffix(".part") && thumbnailEntry(name) == nil
+    guard (1...128).contains(bytes.count), !name.hasSuffix(".part"), thumbnailEntry(name) == nil else { return false }
+    return isRawName(bytes) || isHashedName(name)
   }
 
-  /// Parse's rule without upper case (first byte, then the others), plus `+` for hashed names.
+  /// Parse's rule without upper case (first byte, then the others).
   static let leading = Set("_abcdefghijklmnopqrstuvwxyz0123456789".utf8)
-  static let following = leading.union("@. ~-+".utf8)
+  static let following = leading.union("@. ~-".utf8)
+
+  /// A Parse file name as ``CacheKey`` uses it raw.
+  static func isRawName(_ bytes: [UInt8]) -> Bool {
+    guard let first = bytes.first, leading.contains(first) else { return false }
+    return bytes.allSatisfy(following.contains)
+  }
+
+  /// `<slug>+<32 hex>[.<ext>]`, exactly as ``CacheKey`` hashes a name: the slug of `[a-z0-9_-]`, the
+  /// hash in lower-case hex, the extension of one to eight lower-case letters and digits.
+  static func isHashedName(_ name: String) -> Bool {
+    let parts = name.split(separator: "+", omittingEmptySubsequences: false)
+    guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.allSatisfy(slugBytes.contains) else { return false }
+    let hash = parts[1].prefix(32)
+    guard hash.count == 32, hash.utf8.allSatisfy(hexDigits.contains) else { return false }
+    let ext = parts[1].dropFirst(32)
+    guard let dot = ext.first else { return true }
+    return dot == "." && (2...9).contains(ext.count) && ext.dropFirst().utf8.allSatisfy(extensionBytes.contains)
+  }
+
+  static let slugBytes = Set("_abcdefghijklmnopqrstuvwxyz0123456789-".utf8)
+  static let hexDigits = Set("0123456789abcdef".utf8)
+  static let extensionBytes = Set("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
   /// `.<name>.tmp-<digits>-<letters and digits>`, as `AtomicPublish.temporaryPath(for:)` makes them.
   static func isTemporaryName(_ name: String) -> Bool {

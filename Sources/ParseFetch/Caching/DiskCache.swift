@@ -20,11 +20,11 @@ public final class DiskCache: Sendable {
   /// Opens (and creates) a cache directory.
   ///
   /// A directory imgfetch creates gets a `CACHEDIR.TAG` (the Cache Directory Tagging
-  /// Specification's, so backup tools skip it), and only tagged directories are used. An existing
-  /// directory without the tag is adopted (tagged) only when it is empty or is a cache made by an
-  /// earlier imgfetch (it has the `.locks` directory and nothing but the cache's own files);
-  /// any other directory is refused, so a mistyped `--cache-dir ~/Pictures` can never be cleared,
-  /// collected or evicted.
+  /// Specification's, so backup tools skip it, with a comment naming imgfetch), and only directories
+  /// tagged as imgfetch's are used. An existing directory without the tag is adopted (tagged) only
+  /// when it is empty; any other directory is refused, whatever its files are named, so a mistyped
+  /// `--cache-dir ~/Pictures` or another tool's cache (many keep a `.locks` folder, and some a
+  /// `CACHEDIR.TAG` of their own) can never be cleared, collected or evicted.
   /// - Parameters:
   ///   - directory: The path of the directory that keeps the entries (a relative one is taken
   ///     from the current directory); ``defaultDirectory(environment:)`` when nil.
@@ -32,7 +32,9 @@ public final class DiskCache: Sendable {
   ///   - creating: Whether to create a missing directory (the default); when false a missing
   ///     directory throws ``CacheError/missing(path:)`` and nothing is created.
   /// - Throws: ``CacheError/directory(path:reason:)`` when it cannot be created or tagged,
-  ///   ``CacheError/notACache(path:)`` for a directory of other files, ``CacheError/missing(path:)``.
+  ///   ``CacheError/notACache(path:)`` for a directory of other files,
+  ///   ``CacheError/anotherProgramsCache(path:)`` for one tagged by another program,
+  ///   ``CacheError/missing(path:)``.
   public init(directory: String? = nil, byteLimit: Int64? = nil, creating: Bool = true) throws(CacheError) {
     let path = Self.absolute(directory ?? Self.defaultDirectory())
     self.directory = path
@@ -41,14 +43,17 @@ public final class DiskCache: Sendable {
     do {
       try Directory.create(path)
       if !Self.isTagged(path) {
-        guard Self.isAdoptable(path) else { throw CacheError.notACache(path: path) }
-        // Not flushed: a tag lost to a power failure is written again, since a directory holding
-        // `.locks` and cache files only is adopted (and the fsyncs cost a first run milliseconds).
-        try AtomicPublish.write(
-          Array(Self.tagContents.utf8), to: "\(path)/\(CacheFile.tagName)", flushesToDisk: false)
+        if Self.hasForeignTag(path) { throw CacheError.anotherProgramsCache(path: path) }
+        // Another process creating the same cache may have published its tag since the first look.
+        guard Self.isAdoptable(path) || Self.isTagged(path) else { throw CacheError.notACache(path: path) }
+        // Not flushed: a tag lost to a power failure is written again, since an empty directory is
+        // adopted (and the fsyncs cost a first run milliseconds).
+        if !Self.isTagged(path) {
+          try AtomicPublish.write(
+            Array(Self.tagContents.utf8), to: "\(path)/\(CacheFile.tagName)", flushesToDisk: false)
+        }
       }
-      // Made now so that the directory stays recognisable (see `isAdoptable`); a lock file makes
-      // it again when `clear` has removed it.
+      // A lock file makes it again when `clear` has removed it.
       if creating { try Directory.create(file(CacheFile.locksDirectoryName)) }
     } catch let error as CacheError {
       throw error
@@ -64,30 +69,41 @@ public final class DiskCache: Sendable {
 
   /// The whole tag file: the signature and a comment saying whose cache it is.
   static let tagContents =
-    "\(tagSignature)\n# This file is a cache directory tag created by imgfetch (its download cache).\n"
+    "\(tagSignature)\n\(tagOwnerLine) (its download cache).\n"
     + "# For information about cache directory tags, see: https://bford.info/cachedir/\n"
 
-  /// Whether `path` holds a `CACHEDIR.TAG` that starts with the signature.
+  /// The line of the tag that says the cache is imgfetch's; other programs' tags lack it.
+  static let tagOwnerLine = "# This file is a cache directory tag created by imgfetch"
+
+  /// Whether `path` holds imgfetch's `CACHEDIR.TAG`: the signature, then the comment naming imgfetch.
   /// - Parameter path: The directory.
-  /// - Returns: True for a tagged directory.
+  /// - Returns: True for a directory tagged as imgfetch's cache.
   public static func isTagged(_ path: String) -> Bool {
-    let tag = try? ReadableFile(path: "\(path)/\(CacheFile.tagName)").read(count: tagSignature.utf8.count, at: 0)
-    return tag == Array(tagSignature.utf8)
+    let expected = Array("\(tagSignature)\n\(tagOwnerLine)".utf8)
+    let tag = try? ReadableFile(path: "\(path)/\(CacheFile.tagName)").read(count: expected.count, at: 0)
+    return tag == expected
   }
 
-  /// Empty, or an untagged cache of an earlier imgfetch: a `.locks` directory and only the cache's files.
-  /// A `.locks` directory, the tag and temporary files alone count as empty: another process
-  /// creating the same cache at this moment (parallel shards into a new directory) has made them,
-  /// and may have published its tag after this one looked for it.
+  /// Whether `path` holds a `CACHEDIR.TAG` that is not imgfetch's (another program's cache).
+  static func hasForeignTag(_ path: String) -> Bool {
+    guard let status = try? FileStatus.withoutFollowingLinks("\(path)/\(CacheFile.tagName)") else { return false }
+    return status.kind != .regular || !isTagged(path)
+  }
+
+  /// Empty, or holding only what a process creating this cache at this moment makes (parallel
+  /// shards into a new directory): the tag (imgfetch's, checked by the caller), its temporary file,
+  /// and an empty `.locks` directory. Anything else, however its name reads, is someone else's.
   static func isAdoptable(_ path: String) -> Bool {
     guard let names = try? Directory.names(in: path) else { return false }
-    let madeByACreator = names.allSatisfy {
-      $0 == CacheFile.locksDirectoryName || $0 == CacheFile.tagName || CacheFile(fileName: $0) == .temporary
+    return names.allSatisfy { name in
+      if name == CacheFile.tagName { return true }
+      if name == CacheFile.locksDirectoryName {
+        let locks = "\(path)/\(name)"
+        return (try? FileStatus.withoutFollowingLinks(locks))?.kind == .directory
+          && (try? Directory.names(in: locks))?.isEmpty == true
+      }
+      return name.hasPrefix(".\(CacheFile.tagName).tmp-") && CacheFile(fileName: name) == .temporary
     }
-    if madeByACreator { return true }
-    let locks = CacheFile.locksDirectoryName
-    guard names.contains(locks), FileStatus.of("\(path)/\(locks)")?.kind == .directory else { return false }
-    return names.allSatisfy { $0 == locks || CacheFile(fileName: $0) != .foreign }
   }
 
   /// `$XDG_CACHE_HOME/imgfetch` (when it is absolute), else `~/.cache/imgfetch`.
