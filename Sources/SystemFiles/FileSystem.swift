@@ -53,6 +53,16 @@ public enum FileSystem {
     guard fsync(descriptor) == 0 else { throw .last("sync", path) }
   }
 
+  /// The path with every symbolic link, `.` and `..` resolved as the system resolves them
+  /// (`realpath`): what `a/link/../b` really names, which reading it lexically would not tell.
+  /// - Parameter path: An existing path.
+  /// - Returns: The absolute path, or nil when a component is missing or cannot be read.
+  public static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
   /// The current directory (`getcwd`), or nil when it cannot be read (removed, or too long).
   public static func currentDirectory() -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

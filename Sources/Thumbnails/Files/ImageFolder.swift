@@ -17,7 +17,9 @@ import SystemFiles
 /// - Names starting with a dot (hidden files and folders, temporary files being written) are left out.
 /// - Only regular files are listed: a FIFO, socket or device is never opened. A symbolic link to a
 ///   regular file is listed under the link's path; a symbolic link to a folder is not followed
-///   (no loops, no walking out of the tree).
+///   (no loops, no walking out of the tree). A symbolic link named as an image whose target is
+///   missing (a dangling link) or cannot be reached is listed too, so the caller reports it with
+///   its reason.
 /// - Subfolders are walked only when `recursive` is set; otherwise they are left out.
 /// - The order is fixed: depth first, each folder's names sorted by their UTF-8 bytes (as
 ///   `LC_ALL=C ls` sorts), a subfolder's files at the subfolder's place among its siblings.
@@ -63,12 +65,23 @@ public enum ImageFolder {
       case .regular:
         if isImage(path, name: name) { entries.append(.image(path)) }
       case .symbolicLink:
-        // Followed to a regular file only: a link to a folder could loop or leave the tree.
-        if FileStatus.of(path)?.kind == .regular, isImage(path, name: name) { entries.append(.image(path)) }
+        // Followed to a regular file only: a link to a folder could loop or leave the tree. A link
+        // named as an image whose target is missing or unreadable is listed, so it fails with its reason.
+        switch FileStatus.of(path)?.kind {
+        case .regular: if isImage(path, name: name) { entries.append(.image(path)) }
+        case nil: if hasImageExtension(name) { entries.append(.image(path)) }
+        default: continue
+        }
       default:
         continue
       }
     }
+  }
+
+  /// Whether a name ends in one of ``imageExtensions`` (any case).
+  static func hasImageExtension(_ name: String) -> Bool {
+    guard let dot = name.lastIndex(of: ".") else { return false }
+    return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
   }
 
   /// Whether a regular file is taken as an image: by its name's extension, else by its first bytes.
@@ -77,9 +90,7 @@ public enum ImageFolder {
   ///   - name: Its name.
   /// - Returns: Whether it is listed.
   static func isImage(_ path: String, name: String) -> Bool {
-    if let dot = name.lastIndex(of: "."), imageExtensions.contains(name[name.index(after: dot)...].lowercased()) {
-      return true
-    }
+    if hasImageExtension(name) { return true }
     guard let head = try? ReadableFile(path: path).read(count: 8, at: 0) else { return false }
     return ImageFormat(sniffing: head).map(\.isDecodable) ?? false
   }

@@ -10,9 +10,11 @@ import SystemFiles
 /// options.outputDirectory = ThumbnailDirectory(path: "/srv/thumbs", sourceRoot: "photos")
 /// ```
 ///
-/// Paths are compared as written (made absolute against the working directory, `.` and `..` taken
-/// away), not through symbolic links. Two different source paths under the root never share a
-/// thumbnail: the mirrored path keeps every folder and the source's whole file name. A source
+/// Folders are compared as the system resolves them (`realpath`: symbolic links to folders, `.` and
+/// `..` resolved), the source's file name as written: `photos/deep/../a.jpg`, where `photos/deep` is a
+/// link to `../elsewhere/deep`, is mirrored as `elsewhere/a.jpg`, never as `photos/a.jpg`. So two
+/// different files under the root never share a thumbnail: the mirrored path keeps every real folder
+/// and the source's whole file name. (A folder that does not exist is read as written.) A source
 /// outside the root is refused (``ThumbnailError/invalidOptions(_:)``) rather than written somewhere
 /// else; ``commonRoot(of:)`` gives a root that holds every source of a list. Missing folders are
 /// created (mode 0755 less the umask) when a thumbnail is written; reuse and stamps work there as
@@ -38,8 +40,8 @@ public struct ThumbnailDirectory: Sendable, Hashable {
   /// - Returns: The folder, without a trailing slash.
   /// - Throws: ``ThumbnailError/invalidOptions(_:)`` when the source is not under the root.
   public func folder(forSource source: String) throws(ThumbnailError) -> String {
-    let root = Self.components(of: sourceRoot)
-    var file = Self.components(of: source)
+    let root = Self.components(ofFolder: sourceRoot)
+    var file = Self.components(ofFile: source)
     guard file.count > root.count, Array(file.prefix(root.count)) == root else {
       throw .invalidOptions("\(source) is not under the source root \(sourceRoot) mirrored into \(path)")
     }
@@ -49,14 +51,14 @@ public struct ThumbnailDirectory: Sendable, Hashable {
     return ([base] + file).joined(separator: "/")
   }
 
-  /// The deepest folder that holds every path (their common ancestor, compared as written), to
+  /// The deepest folder that holds every path (their common ancestor, compared by real folders), to
   /// mirror several sources given one by one.
   /// - Parameter paths: Source files.
   /// - Returns: The folder (`/` at worst).
   public static func commonRoot(of paths: [String]) -> String {
     var common: [String]? = nil
     for path in paths {
-      let folder = Array(components(of: path).dropLast())
+      let folder = Array(components(ofFile: path).dropLast())
       guard let known = common else {
         common = folder
         continue
@@ -66,15 +68,20 @@ public struct ThumbnailDirectory: Sendable, Hashable {
     return "/" + (common ?? []).joined(separator: "/")
   }
 
-  /// The path's components, absolute, without `.`, `..` or empty ones.
-  static func components(of path: String) -> [String] {
-    var full = path
-    if !path.hasPrefix("/") {
-      full = (FileSystem.currentDirectory() ?? "/") + "/" + path
-    }
+  /// A file's components: its folder's real ones (``components(ofFolder:)``), then its name as written.
+  static func components(ofFile path: String) -> [String] {
+    guard let slash = path.lastIndex(of: "/") else { return components(ofFolder: ".") + [path] }
+    let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+    return components(ofFolder: folder) + [String(path[path.index(after: slash)...])]
+  }
+
+  /// A folder's components, absolute and real (`realpath`); a folder that cannot be resolved (it does
+  /// not exist) is made absolute against the working directory and read as written.
+  static func components(ofFolder path: String) -> [String] {
+    if let real = FileSystem.realPath(path) { return real.split(separator: "/").map(String.init) }
+    let full = path.hasPrefix("/") ? path : (FileSystem.currentDirectory() ?? "/") + "/" + path
     var parts: [String] = []
-    for part in full.split(separator: "/", omittingEmptySubsequences: true) {
-      if part == "." { continue }
+    for part in full.split(separator: "/", omittingEmptySubsequences: true) where part != "." {
       if part == ".." {
         if !parts.isEmpty { parts.removeLast() }
         continue
