@@ -53,9 +53,8 @@ import Testing
       try #require(mkfifo(thumbnail, 0o600) == 0)
       let second = try run(["--thumbnail", "64", source])
       #expect(second.status != 124 && second.status != 0)
-      // Not imgfetch's thumbnail: left as it is, and never opened (issue 30.7).
-      #expect(
-        second.stderrText == "imgfetch: \(thumbnail) holds a FIFO, not a thumbnail imgfetch made; left as it is\n")
+      // Never opened, never replaced: a thumbnail is always renamed into place (issue 30.7).
+      #expect(second.stderrText == "imgfetch: \(thumbnail): cannot write: a FIFO, not a regular file\n")
       #expect(kind(thumbnail) == S_IFIFO)
     }
   }

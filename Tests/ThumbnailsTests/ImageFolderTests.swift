@@ -38,12 +38,14 @@ import Thumbnails
         Self.images(ImageFolder.walk(root, recursive: false))
           == ["B.PNG", "b.jpg", "empty.jpg", "scan"].map { root + "/" + $0 })
       // Recursive: each folder's files at its place; the link to a file listed under its own name,
-      // the links to a folder and to nothing left out.
+      // the link to a folder left out, the link to nothing named as an image listed, so that it
+      // fails with its reason (issue 30.10: it was left out without a word).
       #expect(
         Self.images(ImageFolder.walk(root + "/", recursive: true))
-          == ["B.PNG", "a/c.jpeg", "a/deeper/d.jfif", "a/link.png", "b.jpg", "empty.jpg", "scan"].map {
-            root + "/" + $0
-          })
+          == ["B.PNG", "a/c.jpeg", "a/dangling.jpg", "a/deeper/d.jfif", "a/link.png", "b.jpg", "empty.jpg", "scan"].map
+        {
+          root + "/" + $0
+        })
       #expect(ImageFolder.walk(root + "/a/deeper", recursive: false) == [.image(root + "/a/deeper/d.jfif")])
     }
   }

@@ -76,13 +76,16 @@ public enum ThumbnailNaming {
     else { return false }
     let stem = Array(file[..<dot].utf8)
     let marker = Array(".thumb-".utf8)
-    guard let at = stride(from: stem.count - marker.count, through: 1, by: -1).first(where: {
-      Array(stem[$0..<($0 + marker.count)]) == marker
-    }) else { return false }
+    guard
+      let at = stride(from: stem.count - marker.count, through: 1, by: -1).first(where: {
+        Array(stem[$0..<($0 + marker.count)]) == marker
+      })
+    else { return false }
     var label = Substring(String(decoding: stem[(at + marker.count)...], as: UTF8.self))
     if label.hasSuffix("-cover") { label = label.dropLast(6) }
     let sides = label.split(separator: "x", omittingEmptySubsequences: false)
-    return (1...2).contains(sides.count) && sides.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+    return (1...2).contains(sides.count)
+      && sides.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
   }
 
   /// Whether the file at `path` is a thumbnail imgfetch made: named as one (``isThumbnailName(_:)``)

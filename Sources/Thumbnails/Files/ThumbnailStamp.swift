@@ -59,6 +59,18 @@ public struct ThumbnailStamp: Sendable, Equatable {
       .compactMap { ThumbnailStamp(text: $0.text) }.first
   }
 
+  /// Whether a file carries a stamp in its first bytes, complete or not: a thumbnail imgfetch made,
+  /// perhaps cut short, as opposed to someone else's file at a thumbnail's name.
+  /// - Parameter path: The file.
+  /// - Returns: False when it is missing, unreadable, not a regular file or carries none.
+  static func isCarried(byFileAt path: String) -> Bool {
+    guard let metadata = try? ImageMetadata.read(contentsOf: path, headBytes: 4096, readsColor: false) else {
+      return false
+    }
+    let keywords = [ImageMetadata.commentKeyword, legacyPNGKeyword]
+    return metadata.texts.contains { keywords.contains($0.keyword) && ThumbnailStamp(text: $0.text) != nil }
+  }
+
   /// Reads a stamp back from its text.
   /// - Parameter text: A stamp's text.
   /// - Returns: `nil` when the text is not a stamp of this version.

@@ -38,18 +38,16 @@ enum ThumbnailWriter {
     do { try AtomicFile.write(bytes, to: path, flushesToDisk: flushesToDisk) } catch { throw .write(error) }
   }
 
-  /// Refuses a thumbnail's name held by anything but a thumbnail imgfetch made (a regular file with
-  /// a stamp): a person's file or a link, unless `replacingUnstamped`; a FIFO, device or folder always.
+  /// Refuses a thumbnail's name held by a regular file without a stamp (a person's file) or by a
+  /// link, unless `replacingUnstamped`. A file that carries a stamp is imgfetch's, even cut short (a
+  /// power failure after an unsynced write). A FIFO, device or folder is left to the atomic write,
+  /// which refuses it without opening it.
   static func checkOccupant(of path: String, replacingUnstamped: Bool) throws(ThumbnailError) {
-    guard let own = try? FileStatus.withoutFollowingLinks(path) else { return }  // nothing there
+    guard !replacingUnstamped, let own = try? FileStatus.withoutFollowingLinks(path) else { return }
     switch own.kind {
-    case .regular:
-      if replacingUnstamped || ThumbnailStamp.read(fromFileAt: path) != nil { return }
-      throw .occupied(path: path, by: .unstampedFile)
-    case .symbolicLink:
-      if replacingUnstamped { return }
-      throw .occupied(path: path, by: .symbolicLink)
-    default: throw .occupied(path: path, by: .special(own.kind.description))
+    case .regular where !ThumbnailStamp.isCarried(byFileAt: path): throw .occupied(path: path, by: .unstampedFile)
+    case .symbolicLink: throw .occupied(path: path, by: .symbolicLink)
+    default: return
     }
   }
 

@@ -15,8 +15,8 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
   /// (nothing is left at the destination).
   case write(AtomicFile.WriteError)
   /// A thumbnail's name is held by something imgfetch did not make: a file without a thumbnail
-  /// stamp, a symbolic link, a FIFO, a device or a folder. It is left as it is (see
-  /// ``ThumbnailOptions/replacesUnstampedFiles``).
+  /// stamp, or a symbolic link. It is left as it is (see ``ThumbnailOptions/replacesUnstampedFiles``;
+  /// a FIFO, device or folder there is a ``write(_:)`` error, and is never replaced).
   case occupied(path: String, by: Occupant)
   /// The options cannot produce a thumbnail (a size of 0, or an upscaled thumbnail over the pixel
   /// limit).
@@ -28,8 +28,6 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
     case unstampedFile
     /// A symbolic link (whatever it points to).
     case symbolicLink
-    /// A FIFO, device, socket or folder, described with its article (`a FIFO`); never replaced.
-    case special(String)
   }
 
   /// The file the error concerns, when known.
@@ -56,8 +54,6 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
       "\(path) holds a file imgfetch did not make (it carries no thumbnail stamp); left as it is (--overwrite replaces it)"
     case .occupied(let path, .symbolicLink):
       "\(path) holds a symbolic link, not a thumbnail imgfetch made; left as it is (--overwrite replaces it)"
-    case .occupied(let path, .special(let kind)):
-      "\(path) holds \(kind), not a thumbnail imgfetch made; left as it is"
     case .invalidOptions(let message): "invalid thumbnail options: \(message)"
     }
   }

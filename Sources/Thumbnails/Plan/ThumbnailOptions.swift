@@ -37,7 +37,7 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// Whether a file at a thumbnail's name that imgfetch did not make (one without a
   /// ``ThumbnailStamp``, or a symbolic link) is replaced. Off by default: such a file is someone's,
   /// and the thumbnail fails with ``ThumbnailError/occupied(path:by:)`` instead (`imgfetch
-  /// --overwrite` turns it on). A FIFO, device or folder there is never replaced.
+  /// --overwrite` turns it on). A FIFO, device or folder there is never replaced, nor opened.
   public var replacesUnstampedFiles = false
 
   /// Creates options.
