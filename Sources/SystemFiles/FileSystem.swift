@@ -28,14 +28,14 @@ public enum FileSystem {
   }
 
   /// Sets a file's access time to now and leaves its modification time (`utimensat`), as a cache
-  /// marks an entry it served.
+  /// marks an entry it served. A symbolic link at `path` is touched itself, never what it points to.
   /// - Parameter path: The file.
   /// - Throws: ``SystemError`` with the operation `touch` (a missing file: `ENOENT`; a read-only
   ///   file system: `EROFS`).
   public static func markAccessed(_ path: String) throws(SystemError) {
     let (now, omit) = ((1 << 30) - 1, (1 << 30) - 2)  // UTIME_NOW, UTIME_OMIT (macros Swift cannot see)
     var times = [timespec(tv_sec: 0, tv_nsec: now), timespec(tv_sec: 0, tv_nsec: omit)]
-    guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw .last("touch", path) }
+    guard utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) == 0 else { throw .last("touch", path) }
   }
 
   /// Whether this process may read `path` (`access(R_OK)`).

@@ -185,6 +185,22 @@ import Testing
         == [".locks", "notes.txt", "budget-2024.ods"])
   }
 
+  @Test func aLinkPlantedAsAnEntryIsNoHitAndIsReplacedByTheDownload() throws {
+    // Issue 30.6: an entry must be the file the cache stored, not a link to someone's file, which a
+    // hit would serve as a validated image (and whose access time it would move).
+    let cache = try DiskCache(directory: directory.path)
+    let key = CacheKey(parseFileName: "photo.jpg")
+    let victim = directory.appendingPathComponent("victim.txt")
+    try Data("someone's file".utf8).write(to: victim)
+    try FileManager.default.createSymbolicLink(atPath: cache.path(for: key), withDestinationPath: victim.path)
+    #expect(cache.cachedFile(for: key) == nil)
+    try write(10, to: cache.partPath(for: key))
+    let entry = try cache.store(cache.partPath(for: key), as: key)
+    #expect(try FileStatus.withoutFollowingLinks(entry).kind == .regular)
+    #expect(cache.cachedFile(for: key) == entry)
+    #expect(try Data(contentsOf: victim) == Data("someone's file".utf8))
+  }
+
   @Test func anEmptyFolderIsAdoptedAndTagged() throws {
     let cache = try DiskCache(directory: directory.path)
     #expect(DiskCache.isTagged(cache.directory))

@@ -138,11 +138,14 @@ public final class DiskCache: Sendable {
   /// The path of the file `name` in the directory.
   func file(_ name: String) -> String { directory == "/" ? "/" + name : directory + "/" + name }
 
-  /// Looks up an entry without any network access, marking it as recently used.
+  /// Looks up an entry without any network access, marking it as recently used. Only a regular file
+  /// is an entry: a symbolic link planted at its name (in a shared cache) is a miss, and the download
+  /// that follows replaces the link, never what it points to.
   /// - Parameter key: The entry's key.
   /// - Returns: The entry's path, or nil on a miss.
   public func cachedFile(for key: CacheKey) -> String? {
     let path = path(for: key)
+    guard (try? FileStatus.withoutFollowingLinks(path))?.kind == .regular else { return nil }
     // Only the access time moves: the modification time stays the download's, so thumbnails made
     // from the entry (which compare modification times) remain up to date.
     do { try FileSystem.markAccessed(path) } catch {
