@@ -21,33 +21,37 @@ import Testing
     #expect(try ReadableFile(path: victim).readAll() == Array("precious\n".utf8))
   }
 
-  @Test func aLinkAtTheDestinationIsReplacedNeverWrittenThrough() throws {
+  /// Runs `body` with a scratch directory holding a FIFO (`pipe`) whose read end is open, so a write
+  /// into the FIFO would succeed rather than block: the tests see whether one happened.
+  func withReadFIFO(_ body: (_ directory: String, _ fifo: String, _ reader: Int32) throws -> Void) throws {
     let directory = try scratchDirectory()
     defer { removeTree(directory) }
     let fifo = "\(directory)/pipe"
     try makeFIFO(fifo)
     let reader = try openReader(fifo)
     defer { close(reader) }
-    let path = "\(directory)/thumb.png"
-    try #require(symlink(fifo, path) == 0)
-    try AtomicPublish.write([1, 2, 3], to: path)
-    #expect(try FileStatus.withoutFollowingLinks(path).kind == .regular, "the link replaced")
-    #expect(try ReadableFile(path: path).readAll() == [1, 2, 3])
-    #expect(readAvailable(reader).isEmpty, "nothing went into the FIFO")
-    #expect(try FileStatus.withoutFollowingLinks(fifo).kind == .fifo)
+    try body(directory, fifo, reader)
   }
 
-  @Test func aFIFOOrDeviceAtTheDestinationIsRefusedUnlessWritingIntoItIsAsked() throws {
-    let directory = try scratchDirectory()
-    defer { removeTree(directory) }
-    let fifo = "\(directory)/pipe"
-    try makeFIFO(fifo)
-    let reader = try openReader(fifo)
-    defer { close(reader) }
-    #expect(throws: SystemError(operation: "write", path: fifo, reason: .notRegularFile(.fifo))) {
-      try AtomicPublish.write([1, 2, 3], to: fifo)
+  @Test func aLinkAtTheDestinationIsReplacedNeverWrittenThrough() throws {
+    try withReadFIFO { directory, fifo, reader in
+      let path = "\(directory)/thumb.png"
+      try #require(symlink(fifo, path) == 0)
+      try AtomicPublish.write([1, 2, 3], to: path)
+      #expect(try FileStatus.withoutFollowingLinks(path).kind == .regular, "the link replaced")
+      #expect(try ReadableFile(path: path).readAll() == [1, 2, 3])
+      #expect(readAvailable(reader).isEmpty, "nothing went into the FIFO")
+      #expect(try FileStatus.withoutFollowingLinks(fifo).kind == .fifo)
     }
-    #expect(readAvailable(reader).isEmpty)
-    #expect(try FileStatus.withoutFollowingLinks(fifo).kind == .fifo)
+  }
+
+  @Test func aFIFOAtTheDestinationIsRefusedUnlessWritingIntoItIsAsked() throws {
+    try withReadFIFO { (_, fifo, reader) throws in
+      #expect(throws: SystemError(operation: "write", path: fifo, reason: .notRegularFile(.fifo))) {
+        try AtomicPublish.write([1, 2, 3], to: fifo)
+      }
+      #expect(readAvailable(reader).isEmpty)
+      #expect(try FileStatus.withoutFollowingLinks(fifo).kind == .fifo)
+    }
   }
 }
