@@ -12,7 +12,7 @@ final class ColorTransform: @unchecked Sendable {
 
   let pointer: OpaquePointer
 
-  /// The transforms made so far, by profile and layouts (lcms2 takes 5-15 ms to build one, far more
+  /// The transforms made so far, by profile and layouts (building one takes lcms2 far longer
   /// than converting a thumbnail's pixels: a batch of one camera's photos builds it once). Transforms
   /// are made with lcms2's cache off, so one can be used from several threads at once.
   private struct CacheKey: Hashable {

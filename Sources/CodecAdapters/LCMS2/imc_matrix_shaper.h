@@ -3,7 +3,7 @@
  * output curve's inverse sampled at IMC_ENCODE_STEPS + 1 points and interpolated. imc_lcms2.c fills
  * the tables from lcms2 (the profiles' own curves and colorants) and uses this instead of an lcms2
  * transform where both ends are matrix-shaper RGB: building lcms2's 8-bit transform evaluates the
- * output curve's inverse at 3 x 16,385 points (about 7 ms), more than a thumbnail's conversion
+ * output curve's inverse at 3 x 16,385 points (milliseconds), more than a thumbnail's conversion
  * costs, and these tables take a tenth of that. Tests hold the result to lcms2's transform (within
  * one code value; benchmarks/README.md, "Colour").
  */

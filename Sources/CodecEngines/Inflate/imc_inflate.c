@@ -1,6 +1,7 @@
 /* imc_inflate.c: a strict raw DEFLATE (RFC 1951) decoder for the PNG image-data path.
  *
- * Why: zlib 1.2.13's inflate was 52-70% of a PNG thumbnail's CPU time. This decoder does the same
+ * Why: zlib's inflate was most of a PNG thumbnail's CPU time (benchmarks/README.md, "Figures behind
+ * the codecs' choices"). This decoder does the same
  * work with a 64-bit bit buffer refilled eight bytes at a time, one table lookup that yields a
  * literal, or a length or distance base together with the count of its extra bits, subtables for
  * codes longer than the main table, and match copies eight bytes at a time into output room it

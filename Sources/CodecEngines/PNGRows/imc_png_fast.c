@@ -4,8 +4,8 @@
  * (mostly Paeth rows) that is about half of the decode, more than zlib's inflate. Here the filters
  * of 3- to 8-byte pixels run on SSE2, a pixel's bytes at once, a validation (no pixels wanted)
  * skips them altogether (only the filter type byte can be wrong, and it is checked), the raw deflate
- * data is inflated 256 KiB at a time by imgfetch's own inflater (imc_inflate.c: some 1.6-1.8x
- * zlib 1.2.13's inflate on the corpus photos, whose inflate was 52-70% of a thumbnail's time), and
+ * data is inflated 256 KiB at a time by imgfetch's own inflater (imc_inflate.c, faster than zlib's
+ * inflate on the corpus photos: benchmarks/README.md, "Figures behind the codecs' choices"), and
  * zlib's wrapper, the Adler-32 (on SSE2) and the chunks' CRC-32 are checked here; it includes no
  * library header (zlib stays libpng's).
  *
@@ -26,7 +26,7 @@
  * the rows out only when the path is done, as libpng's interlace handling completes rows only in
  * the last pass (so none is handed out before giving up). Its IDATs may be longer (libpng's limit
  * counts 6 more bytes a row), and its data must end with the last row of the last pass that has
- * pixels. 2-core thumbnails of the interlaced p06 (4 MP RGB): 66 -> 46 ms each.
+ * pixels (what this gained on an interlaced photo: benchmarks/README.md).
  *
  * What stays libpng's: every chunk before the first IDAT (IHDR, PLTE, tRNS, iCCP, eXIf, and all its
  * checks), read by png_read_info or its progressive reader before this path starts.
@@ -63,7 +63,7 @@
 #define ROW_PADDING 16
 /* Rows are inflated this many bytes at a time (at least two rows): the inflater's fast loop stops
  * short of the end of each output room and copies every call's last 32 KiB into its history (zlib's
- * did the same: one row per call cost it a fifth more inflate time, 11-19% on the corpus PNGs). */
+ * did the same: one row per call costs far more inflate time, see benchmarks/README.md). */
 #define INFLATE_PIECE ((size_t)256 << 10)
 
 enum { PHASE_DATA, PHASE_CRC, PHASE_HEADER, PHASE_IEND_CRC };
@@ -270,7 +270,7 @@ imc_png_fast *imc_png_fast_create(const imc_png_fast_image *image) {
   }
   start_pass(fast, 0);
   /* Raw deflate with zlib's full window: the wrapper (header and Adler-32) is checked here, the
-   * Adler-32 on SSE2 (zlib's own is a quarter as fast, some 5% of a PNG's decode). */
+   * Adler-32 on SSE2 (several times zlib's own, which was a measurable share of a PNG's decode). */
   fast->inflater = imc_inflate_create();
   if (!fast->inflater) goto refuse;
   fast->adler = 1;
@@ -324,9 +324,8 @@ static void undo_scalar(int filter, uint8_t *row, const uint8_t *above, size_t c
 
 /* ---- several rows at once, 1- and 2-byte pixels: the same wavefront, a byte at a time ----
  * (in plain C on every CPU; each byte stored alone, so no store reaches past its pixel). */
-/* Rows undone together at most. Thumbnails of the corpus PNGs (3-6 MP, 8 copies): 2 rows took most
- * of the gain on RGB8 Paeth (p01: 459 -> 385 ms), 4 rows 364, 6 and 8 rows 352 and 347, within the
- * noise elsewhere. At 4 the rows' SSE state (three vectors a row, the first row's corner, the masks)
+/* Rows undone together at most. Beyond 4 rows the measured gain is within the noise
+ * (benchmarks/README.md). At 4 the rows' SSE state (three vectors a row, the first row's corner, the masks)
  * about fills the 16 registers, beyond it spills; and a group needs fewer rows inflated at once (a
  * stream inflates as its bytes arrive). */
 #define GROUP_ROWS 4
