@@ -241,6 +241,15 @@ static inline int dc_refine(imc_jpeg_progressive *p, bit_reader *r, int16_t **dc
   return 1;
 }
 
+/* The mask with bit k saying whether the coefficient just stored at zigzag index k is nonzero.
+ * libjpeg decides a coefficient's history (whether a refinement reads a correction bit for it) by
+ * the stored value, and a first scan may store a zero over a nonzero value: a band sent again with
+ * a large Al (8 << 13 is 0 in 16 bits). So the bit is set or cleared, never only set; without a
+ * branch, as the values' being zero goes either way. */
+static inline uint64_t with_history(uint64_t mask, int k, int16_t value) {
+  return (mask & ~(1ull << k)) | ((uint64_t)(value != 0) << k);
+}
+
 /* `block` is NULL in a DC-only decode (the values decide the masks, and are not stored). */
 static inline __attribute__((always_inline)) int ac_first(imc_jpeg_progressive *p, bit_reader *r, int16_t *block,
                                                           uint64_t *nonzero, const int dc_only) {
@@ -260,7 +269,7 @@ static inline __attribute__((always_inline)) int ac_first(imc_jpeg_progressive *
       if (k > Se) return 0; /* libjpeg stores it past the band without a warning: leave it to libjpeg */
       int16_t value = shifted(entry >> 16, Al);
       if (!dc_only) block[imc_jpeg_zigzag[k]] = value;
-      if (value) mask |= 1ull << k;
+      mask = with_history(mask, k, value);
       continue;
     }
     int symbol = decode_symbol(r, t);
@@ -272,7 +281,7 @@ static inline __attribute__((always_inline)) int ac_first(imc_jpeg_progressive *
       if (r->count < 32) fill(r);
       int16_t value = shifted(extend(take_bits(r, magnitude), magnitude), Al);
       if (!dc_only) block[imc_jpeg_zigzag[k]] = value;
-      if (value) mask |= 1ull << k;
+      mask = with_history(mask, k, value);
     } else if (run == 15) {
       k += 15;
     } else {
