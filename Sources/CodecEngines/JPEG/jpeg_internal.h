@@ -285,6 +285,9 @@ struct imc_jpeg_output {
   uint32_t count; /* rows ready */
   int inexact;    /* a block left the range where the inverse DCT is libjpeg's */
 };
+/* Whether the output stage handles the frame's sampling (after imc_jpeg_prepare_frame, which
+ * checks each component's upsampling): 0, with `reason`, to give up. */
+int imc_jpeg_output_handles(const frame_info *frame, const char **reason);
 int imc_jpeg_output_init(imc_jpeg_output *output, const frame_info *frame, int layout, int scale, size_t limit);
 void imc_jpeg_output_free(imc_jpeg_output *output);
 /* Colour-converts the planes of the next iMCU row into output rows (count set). */
