@@ -112,16 +112,6 @@ void imc_jpeg_progressive_destroy(imc_jpeg_progressive *p) {
   free(p);
 }
 
-static const huffman_table *table_for(imc_jpeg_progressive *p, int ac, int slot) {
-  if (slot < 0 || slot >= HUFFMAN_SLOTS) return NULL;
-  const huffman_spec *spec = &p->frame->huffman[ac][slot];
-  if (!spec->defined) return NULL;
-  huffman_table *table = &p->tables[ac][slot];
-  if (table->built && table->built_from == spec->version) return table;
-  if (!imc_jpeg_build_table(table, spec, ac)) return NULL;
-  return table;
-}
-
 /* The checks libjpeg's progressive entropy decoder makes as a scan starts (its start_pass): errors
  * for impossible parameters, warnings for an order that does not follow the coefficients'
  * history. Both make the engine give up. Updates the coefficients' history as libjpeg does. */
@@ -168,13 +158,13 @@ int imc_jpeg_progressive_start_scan(imc_jpeg_progressive *p, const scan_header *
     component_info *component = &frame->component[c];
     p->components[i] = c;
     if (p->kind == SCAN_DC_FIRST) {
-      p->dc[i] = table_for(p, 0, scan->dc_table[i]);
+      p->dc[i] = imc_jpeg_table_for(p->tables, frame, 0, scan->dc_table[i]);
       if (!p->dc[i]) {
         *reason = "a scan's Huffman table is not defined or not valid";
         return 0;
       }
     } else if (!dc) {
-      p->ac = table_for(p, 1, scan->ac_table[i]);
+      p->ac = imc_jpeg_table_for(p->tables, frame, 1, scan->ac_table[i]);
       if (!p->ac) {
         *reason = "a scan's Huffman table is not defined or not valid";
         return 0;
@@ -407,28 +397,13 @@ static inline __attribute__((always_inline)) int ac_refine(imc_jpeg_progressive 
 
 /* ---- the scan ---- */
 
-/* At a restart: the next marker must be the RSTn libjpeg expects. 1 done, 0 more input, -1 not. */
+/* At a restart (imc_jpeg_restart), with the scan's own state reset after the marker. */
 static int restart(imc_jpeg_progressive *p, const uint8_t *input, size_t length, int eof) {
-  bit_reader *r = &p->reader;
-  if (!p->restarting) {
-    r->bits = 0;
-    r->count = r->padded = 0;
-    p->restarting = 1;
-  }
-  size_t at = (size_t)(r->next - input);
-  int found = imc_jpeg_find_marker(input, length, eof, &at);
-  if (found <= 0) return found;
-  size_t code = at + 1;
-  while (input[code] == 0xFF) code++;
-  if (input[code] != 0xD0 + p->next_restart) return -1;
-  r->next = input + code + 1;
-  r->marker = 0;
-  r->ended = 0;
+  int restarted = imc_jpeg_restart(&p->reader, &p->restarting, &p->next_restart, input, length, eof);
+  if (restarted <= 0) return restarted;
   for (int i = 0; i < 4; i++) p->dc_last[i] = 0;
   p->eobrun = 0;
-  p->next_restart = (p->next_restart + 1) & 7;
   p->restarts_to_go = p->restart_interval;
-  p->restarting = 0;
   return 1;
 }
 
