@@ -76,6 +76,22 @@ public enum ImageEncoder {
     return try encode(image, as: encoder)
   }
 
+  /// JPEG with every component's sampling factors (luma, Cb, Cr; 1…4 each), baseline or
+  /// progressive, and a restart interval (MCUs, 0 for none), for the tests' sampling layouts
+  /// (chroma finer than luma included).
+  package static func encodeJPEG(
+    _ image: Image, quality: Int, sampling: [(horizontal: Int, vertical: Int)], progressive: Bool,
+    restartInterval: Int = 0
+  ) throws(EncodeError) -> [UInt8] {
+    precondition(sampling.count == 3, "luma, Cb and Cr")
+    var encoder = JPEGEncoder(quality: quality, progressive: progressive)
+    encoder.lumaSampling = sampling[0]
+    encoder.cbSampling = sampling[1]
+    encoder.crSampling = sampling[2]
+    encoder.restartInterval = restartInterval
+    return try encode(image, as: encoder)
+  }
+
   /// Encodes an image and writes it atomically (temporary file, fsync, rename): a reader sees the
   /// old file or the complete new one, and a failure leaves nothing behind.
   /// - Parameters:

@@ -10,6 +10,10 @@ public struct JPEGEncoder: ImageEncoding, Hashable {
   public var progressive: Bool
   /// Luma sampling factors (1 or 2 each; chroma 1); (0, 0) is 4:2:0. For tests.
   var lumaSampling: (horizontal: Int, vertical: Int) = (0, 0)
+  /// Cb's and Cr's sampling factors (1…4), with `lumaSampling` then up to 4 too; (0, 0) is 1x1.
+  /// For tests of every layout libjpeg reads.
+  var cbSampling: (horizontal: Int, vertical: Int) = (0, 0)
+  var crSampling: (horizontal: Int, vertical: Int) = (0, 0)
   /// MCUs between restart markers; 0 for none. For tests.
   var restartInterval = 0
 
@@ -34,7 +38,9 @@ public struct JPEGEncoder: ImageEncoding, Hashable {
     var options = imc_jpeg_options(
       quality: Int32(clamping: quality), progressive: progressive ? 1 : 0, optimize: 1,
       luma_h_sampling: Int32(clamping: lumaSampling.horizontal), luma_v_sampling: Int32(clamping: lumaSampling.vertical),
-      restart_interval: Int32(clamping: restartInterval))
+      restart_interval: Int32(clamping: restartInterval),
+      cb_h_sampling: Int32(clamping: cbSampling.horizontal), cb_v_sampling: Int32(clamping: cbSampling.vertical),
+      cr_h_sampling: Int32(clamping: crSampling.horizontal), cr_v_sampling: Int32(clamping: crSampling.vertical))
     return try CEncoding.run(image, format: .jpeg, comment: comment, iccProfile: iccProfile) {
       pixels, comment, icc, iccLength, buffer, status in
       imc_jpeg_encode(
@@ -46,7 +52,8 @@ public struct JPEGEncoder: ImageEncoding, Hashable {
   /// Whether two encoders write the same bytes: every setting equal.
   public static func == (lhs: JPEGEncoder, rhs: JPEGEncoder) -> Bool {
     lhs.quality == rhs.quality && lhs.progressive == rhs.progressive && lhs.lumaSampling == rhs.lumaSampling
-      && lhs.restartInterval == rhs.restartInterval
+      && lhs.restartInterval == rhs.restartInterval && lhs.cbSampling == rhs.cbSampling
+      && lhs.crSampling == rhs.crSampling
   }
 
   /// Hashes the quality and the progressive setting (equal encoders hash alike).

@@ -82,8 +82,18 @@ int32_t imc_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
   cinfo.dct_method = JDCT_ISLOW;
   if (options->progressive) jpeg_simple_progression(&cinfo);
   if (cinfo.num_components == 3 && options->luma_h_sampling > 0 && options->luma_v_sampling > 0) {
-    cinfo.comp_info[0].h_samp_factor = options->luma_h_sampling > 2 ? 2 : options->luma_h_sampling;
-    cinfo.comp_info[0].v_samp_factor = options->luma_v_sampling > 2 ? 2 : options->luma_v_sampling;
+    int chroma = options->cb_h_sampling > 0 || options->cb_v_sampling > 0 || options->cr_h_sampling > 0 ||
+                 options->cr_v_sampling > 0;
+    int most = chroma ? 4 : 2;
+    const int32_t factors[3][2] = {{options->luma_h_sampling, options->luma_v_sampling},
+                                   {options->cb_h_sampling, options->cb_v_sampling},
+                                   {options->cr_h_sampling, options->cr_v_sampling}};
+    for (int c = 0; c < 3; c++) {
+      int h = factors[c][0] < 1 ? 1 : factors[c][0] > most ? most : factors[c][0];
+      int v = factors[c][1] < 1 ? 1 : factors[c][1] > most ? most : factors[c][1];
+      cinfo.comp_info[c].h_samp_factor = h;
+      cinfo.comp_info[c].v_samp_factor = v;
+    }
   }
   if (options->restart_interval > 0) cinfo.restart_interval = (unsigned)options->restart_interval;
   jpeg_start_compress(&cinfo, TRUE);

@@ -150,6 +150,9 @@ typedef struct {
   int32_t luma_h_sampling; /* colour images: luma sampling factors 1...2 (chroma 1); 0: 2x2 */
   int32_t luma_v_sampling;
   int32_t restart_interval; /* MCUs between restart markers; 0: none */
+  /* With the luma's set: Cb's and Cr's factors 1...4 (0: 1), and luma's up to 4; for tests of
+   * every layout libjpeg reads (chroma finer than luma included). */
+  int32_t cb_h_sampling, cb_v_sampling, cr_h_sampling, cr_v_sampling;
 } imc_jpeg_options;
 
 #endif

@@ -53,6 +53,8 @@ static int prepare(imc_jpeg_engine *engine) {
   frame_info *frame = &engine->frame;
   const char *reason = NULL;
   if (!imc_jpeg_prepare_frame(frame, &engine->request, &reason)) return give_up(engine, reason), 0;
+  /* Checked for validations too: one rule for which layouts are the engine's. */
+  if (!imc_jpeg_output_handles(frame, &reason)) return give_up(engine, reason), 0;
   if (!engine->request.discard_pixels &&
       !imc_jpeg_output_init(&engine->output, frame, engine->request.output, engine->request.scale_eighths,
                             (size_t)engine->request.max_memory))

@@ -285,6 +285,9 @@ struct imc_jpeg_output {
   uint32_t count; /* rows ready */
   int inexact;    /* a block left the range where the inverse DCT is libjpeg's */
 };
+/* Whether the output stage handles the frame's sampling (after imc_jpeg_prepare_frame, which
+ * checks each component's upsampling): 0, with `reason`, to give up. */
+int imc_jpeg_output_handles(const frame_info *frame, const char **reason);
 int imc_jpeg_output_init(imc_jpeg_output *output, const frame_info *frame, int layout, int scale, size_t limit);
 void imc_jpeg_output_free(imc_jpeg_output *output);
 /* Colour-converts the planes of the next iMCU row into output rows (count set). */
@@ -315,6 +318,19 @@ int imc_jpeg_progressive_would_smooth(const imc_jpeg_progressive *progressive);
 /* After EOI: the planes of iMCU row `row` for the output stage. */
 void imc_jpeg_progressive_output_row(imc_jpeg_progressive *progressive, imc_jpeg_output *output, uint32_t row);
 void imc_jpeg_progressive_destroy(imc_jpeg_progressive *progressive);
+
+/* Shared by the scan decoders (jpeg_restart.c). */
+/* The table of DHT slot `slot` (`ac`: AC) for a scan, built into `tables` from the frame's spec
+ * when the spec changed since it was built. NULL when the slot is undefined (libjpeg substitutes
+ * its standard tables: the engine gives up) or libjpeg would refuse the table. */
+const huffman_table *imc_jpeg_table_for(huffman_table tables[2][HUFFMAN_SLOTS], const frame_info *frame, int ac,
+                                        int slot);
+/* At a restart: drops the reader's bits (once, *restarting then set), then the next marker must be
+ * the RSTn libjpeg expects (*next_restart, advanced past). 1 done (the reader after the marker), 0
+ * more input (the reader moved past the bytes skipped so far), -1 not (give up). The caller resets
+ * its own state (DC predictors, end-of-band run, the interval's count). */
+int imc_jpeg_restart(bit_reader *r, int *restarting, unsigned *next_restart, const uint8_t *input, size_t length,
+                     int eof);
 
 /* Thread-local counts (jpeg_counts.c). */
 void imc_jpeg_count_scan(void);

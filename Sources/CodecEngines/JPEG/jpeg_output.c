@@ -26,6 +26,17 @@ static inline int blue_offset(int cb) { return (FIX(1.77200) * (cb - 128) + ONE_
 
 static inline uint8_t clamp(int value) { return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value); }
 
+int imc_jpeg_output_handles(const frame_info *frame, const char **reason) {
+  /* Output rows are luma rows as they are (only chroma is ever widened), and a plane holds the rows
+   * of an iMCU row at the luma's size: so luma must be the finest-sampled component both ways.
+   * (libjpeg upsamples whatever is coarser; 1x1 luma with 2x1 chroma, say, is libjpeg's alone.) */
+  if (frame->components > 1 && (frame->component[0].h != frame->max_h || frame->component[0].v != frame->max_v)) {
+    *reason = "a component sampled more finely than luma";
+    return 0;
+  }
+  return 1;
+}
+
 int imc_jpeg_output_init(imc_jpeg_output *output, const frame_info *frame, int layout, int scale, size_t limit) {
   memset(output, 0, sizeof *output);
   output->frame = frame;

@@ -112,16 +112,6 @@ void imc_jpeg_progressive_destroy(imc_jpeg_progressive *p) {
   free(p);
 }
 
-static const huffman_table *table_for(imc_jpeg_progressive *p, int ac, int slot) {
-  if (slot < 0 || slot >= HUFFMAN_SLOTS) return NULL;
-  const huffman_spec *spec = &p->frame->huffman[ac][slot];
-  if (!spec->defined) return NULL;
-  huffman_table *table = &p->tables[ac][slot];
-  if (table->built && table->built_from == spec->version) return table;
-  if (!imc_jpeg_build_table(table, spec, ac)) return NULL;
-  return table;
-}
-
 /* The checks libjpeg's progressive entropy decoder makes as a scan starts (its start_pass): errors
  * for impossible parameters, warnings for an order that does not follow the coefficients'
  * history. Both make the engine give up. Updates the coefficients' history as libjpeg does. */
@@ -168,13 +158,13 @@ int imc_jpeg_progressive_start_scan(imc_jpeg_progressive *p, const scan_header *
     component_info *component = &frame->component[c];
     p->components[i] = c;
     if (p->kind == SCAN_DC_FIRST) {
-      p->dc[i] = table_for(p, 0, scan->dc_table[i]);
+      p->dc[i] = imc_jpeg_table_for(p->tables, frame, 0, scan->dc_table[i]);
       if (!p->dc[i]) {
         *reason = "a scan's Huffman table is not defined or not valid";
         return 0;
       }
     } else if (!dc) {
-      p->ac = table_for(p, 1, scan->ac_table[i]);
+      p->ac = imc_jpeg_table_for(p->tables, frame, 1, scan->ac_table[i]);
       if (!p->ac) {
         *reason = "a scan's Huffman table is not defined or not valid";
         return 0;
@@ -241,6 +231,15 @@ static inline int dc_refine(imc_jpeg_progressive *p, bit_reader *r, int16_t **dc
   return 1;
 }
 
+/* The mask with bit k saying whether the coefficient just stored at zigzag index k is nonzero.
+ * libjpeg decides a coefficient's history (whether a refinement reads a correction bit for it) by
+ * the stored value, and a first scan may store a zero over a nonzero value: a band sent again with
+ * a large Al (8 << 13 is 0 in 16 bits). So the bit is set or cleared, never only set; without a
+ * branch, as the values' being zero goes either way. */
+static inline uint64_t with_history(uint64_t mask, int k, int16_t value) {
+  return (mask & ~(1ull << k)) | ((uint64_t)(value != 0) << k);
+}
+
 /* `block` is NULL in a DC-only decode (the values decide the masks, and are not stored). */
 static inline __attribute__((always_inline)) int ac_first(imc_jpeg_progressive *p, bit_reader *r, int16_t *block,
                                                           uint64_t *nonzero, const int dc_only) {
@@ -260,7 +259,7 @@ static inline __attribute__((always_inline)) int ac_first(imc_jpeg_progressive *
       if (k > Se) return 0; /* libjpeg stores it past the band without a warning: leave it to libjpeg */
       int16_t value = shifted(entry >> 16, Al);
       if (!dc_only) block[imc_jpeg_zigzag[k]] = value;
-      if (value) mask |= 1ull << k;
+      mask = with_history(mask, k, value);
       continue;
     }
     int symbol = decode_symbol(r, t);
@@ -272,7 +271,7 @@ static inline __attribute__((always_inline)) int ac_first(imc_jpeg_progressive *
       if (r->count < 32) fill(r);
       int16_t value = shifted(extend(take_bits(r, magnitude), magnitude), Al);
       if (!dc_only) block[imc_jpeg_zigzag[k]] = value;
-      if (value) mask |= 1ull << k;
+      mask = with_history(mask, k, value);
     } else if (run == 15) {
       k += 15;
     } else {
@@ -398,28 +397,13 @@ static inline __attribute__((always_inline)) int ac_refine(imc_jpeg_progressive 
 
 /* ---- the scan ---- */
 
-/* At a restart: the next marker must be the RSTn libjpeg expects. 1 done, 0 more input, -1 not. */
+/* At a restart (imc_jpeg_restart), with the scan's own state reset after the marker. */
 static int restart(imc_jpeg_progressive *p, const uint8_t *input, size_t length, int eof) {
-  bit_reader *r = &p->reader;
-  if (!p->restarting) {
-    r->bits = 0;
-    r->count = r->padded = 0;
-    p->restarting = 1;
-  }
-  size_t at = (size_t)(r->next - input);
-  int found = imc_jpeg_find_marker(input, length, eof, &at);
-  if (found <= 0) return found;
-  size_t code = at + 1;
-  while (input[code] == 0xFF) code++;
-  if (input[code] != 0xD0 + p->next_restart) return -1;
-  r->next = input + code + 1;
-  r->marker = 0;
-  r->ended = 0;
+  int restarted = imc_jpeg_restart(&p->reader, &p->restarting, &p->next_restart, input, length, eof);
+  if (restarted <= 0) return restarted;
   for (int i = 0; i < 4; i++) p->dc_last[i] = 0;
   p->eobrun = 0;
-  p->next_restart = (p->next_restart + 1) & 7;
   p->restarts_to_go = p->restart_interval;
-  p->restarting = 0;
   return 1;
 }
 

@@ -21,15 +21,6 @@
 
 #include <stdlib.h>
 
-static huffman_table *table_for(imc_jpeg_sequential *s, int ac, int slot) {
-  if (slot < 0 || slot >= HUFFMAN_SLOTS) return NULL;
-  const huffman_spec *spec = &s->frame->huffman[ac][slot];
-  if (!spec->defined) return NULL; /* libjpeg would use its standard tables: leave it to libjpeg */
-  huffman_table *table = &s->tables[ac][slot];
-  if (!table->built && !imc_jpeg_build_table(table, spec, ac)) return NULL;
-  return table;
-}
-
 imc_jpeg_sequential *imc_jpeg_sequential_create(frame_info *frame, const scan_header *scan, imc_jpeg_output *output,
                                                 const imc_jpeg_engine_request *request, const char **reason) {
   if (scan->count != frame->components) {
@@ -57,8 +48,8 @@ imc_jpeg_sequential *imc_jpeg_sequential_create(frame_info *frame, const scan_he
   for (int i = 0; i < scan->count; i++) {
     int c = scan->component[i];
     component_info *component = &frame->component[c];
-    huffman_table *dc = table_for(s, 0, scan->dc_table[i]);
-    huffman_table *ac = table_for(s, 1, scan->ac_table[i]);
+    const huffman_table *dc = imc_jpeg_table_for(s->tables, frame, 0, scan->dc_table[i]);
+    const huffman_table *ac = imc_jpeg_table_for(s->tables, frame, 1, scan->ac_table[i]);
     if (!dc || !ac) {
       *reason = "a scan's Huffman table is not defined or not valid";
       imc_jpeg_sequential_destroy(s);
@@ -125,26 +116,12 @@ static void drop_bits(bit_reader *r) {
   r->padded = 0;
 }
 
-/* At a restart: the next marker must be the RSTn libjpeg expects. 1 done, 0 more input, -1 give up. */
+/* At a restart (imc_jpeg_restart), with the scan's own state reset after the marker. */
 static int restart(imc_jpeg_sequential *s, const uint8_t *input, size_t length, int eof) {
-  bit_reader *r = &s->reader;
-  if (!s->restarting) {
-    drop_bits(r);
-    s->restarting = 1;
-  }
-  size_t at = (size_t)(r->next - input);
-  int found = imc_jpeg_find_marker(input, length, eof, &at);
-  if (found <= 0) return found;
-  size_t code = at + 1;
-  while (input[code] == 0xFF) code++;
-  if (input[code] != 0xD0 + s->next_restart) return -1;
-  r->next = input + code + 1;
-  r->marker = 0;
-  r->ended = 0;
+  int restarted = imc_jpeg_restart(&s->reader, &s->restarting, &s->next_restart, input, length, eof);
+  if (restarted <= 0) return restarted;
   for (int i = 0; i < 4; i++) s->dc[i] = 0;
-  s->next_restart = (s->next_restart + 1) & 7;
   s->restarts_to_go = s->restart_interval;
-  s->restarting = 0;
   return 1;
 }
 
