@@ -72,7 +72,10 @@ public enum OptionGroup: String, CaseIterable, Sendable {
       [
         OptionSpec(
           "cache-dir", value: true, valueName: "DIR",
-          help: "cache directory (default $XDG_CACHE_HOME/imgfetch or ~/.cache/imgfetch)")
+          help: "cache directory (default $XDG_CACHE_HOME/imgfetch or ~/.cache/imgfetch)"),
+        OptionSpec(
+          "cache-max-size", value: true, valueName: "SIZE",
+          help: "keep originals and thumbnails within SIZE (20G, 500M, 1.5Gi): least recently used go first"),
       ]
     case .output:
       [
@@ -130,7 +133,10 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case .maintenance:
       [
         OptionSpec(
-          "max-age", value: true, valueName: "S", help: "remove .part and temporary files older than S (default 86400)")
+          "max-age", value: true, valueName: "S", help: "remove .part and temporary files older than S (default 86400)"),
+        OptionSpec(
+          "max-size", value: true, valueName: "SIZE",
+          help: "also evict least recently used originals, with their thumbnails, down to SIZE"),
       ]
     }
   }
