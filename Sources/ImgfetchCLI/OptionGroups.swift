@@ -83,7 +83,7 @@ public struct ThumbnailRequest: OptionValues {
     }
     guard let size = ThumbnailSize(parsing: sizeText) else {
       throw UsageError(
-        "--thumbnail needs a size: N or WxH, numbers from 1 to \(ThumbnailSize.maximumSide) (got \(sizeText))")
+        "--thumbnail needs a size: N, WxH, Wx or xH, numbers from 1 to \(ThumbnailSize.maximumSide) (got \(sizeText))")
     }
     var options = ThumbnailOptions(size: size, limits: try LimitOptions(parsed).decodeLimits)
     options.replacesUnstampedFiles = parsed.has("overwrite")

@@ -99,7 +99,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
       ]
     case .thumbnail:
       [
-        OptionSpec("thumbnail", value: true, valueName: "SIZE", help: "N (longest side) or WxH (box) in pixels"),
+        OptionSpec("thumbnail", value: true, valueName: "SIZE", help: "N (longest side), WxH (box), Wx (width) or xH (height) in pixels"),
         OptionSpec("fit", value: true, valueName: "FIT", help: "inside (default) or cover (fill the box, crop)"),
         OptionSpec(
           "format", value: true, valueName: "F", help: "auto (JPEG, or PNG for images with alpha), jpeg, png, webp"),

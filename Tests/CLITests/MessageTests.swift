@@ -16,7 +16,7 @@ import Testing
     let noSize = try runImgfetch(["--thumbnail", Self.photo])
     #expect(noSize.status == 1 && noSize.stdout.isEmpty)
     #expect(
-      noSize.stderrText == Self.usage("--thumbnail needs a size: N or WxH, numbers from 1 to 65500 (got \(Self.photo))")
+      noSize.stderrText == Self.usage("--thumbnail needs a size: N, WxH, Wx or xH, numbers from 1 to 65500 (got \(Self.photo))")
     )
     for (arguments, message) in [
       (["thumbnail", Self.photo], "thumbnail is neither a command nor a file; did you mean --thumbnail?"),

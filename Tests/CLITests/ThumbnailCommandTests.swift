@@ -52,6 +52,24 @@ import Thumbnails
     }
   }
 
+  /// `--thumbnail 120x` and `x90` (issue 32): a width or a height alone, as vipsthumbnail takes them;
+  /// the cache's classifier knows the names too.
+  @Test func aWidthOrAHeightAloneIsAThumbnailSize() throws {
+    try Self.withTemporaryDirectory { directory in
+      let source = try copy(["basn2c08.png"], to: directory)[0]  // 32x32
+      for (size, expected, label) in [("20x", (20, 20), "20x"), ("x10", (10, 10), "x10")] {
+        let run = try runImgfetch(["--thumbnail", size, "--json", source])
+        #expect(run.status == 0, "\(run.stderrText)")
+        let object = try #require(try jsonObjects(run.stdoutText).first)
+        let path = try #require(object["thumbnailPath"] as? String)
+        #expect(path == source + ".thumb-\(label).jpg")  // an opaque PNG: a JPEG thumbnail
+        let info = try runImgfetch(["info", path])
+        let header = try #require(try jsonObjects(info.stdoutText).first)
+        #expect(header["width"] as? Int == expected.0 && header["height"] as? Int == expected.1, "\(header)")
+      }
+    }
+  }
+
   @Test func jsonLinesCarryTheOriginalAndTheThumbnailAndSayWhenItIsReused() throws {
     try Self.withTemporaryDirectory { directory in
       let sources = try copy(["Portrait_6.jpg"], to: directory)
