@@ -87,6 +87,7 @@ public struct ThumbnailRequest: OptionValues {
     }
     var options = ThumbnailOptions(size: size, limits: try LimitOptions(parsed).decodeLimits)
     options.replacesUnstampedFiles = parsed.has("overwrite")
+    options.remakesCurrentThumbnails = parsed.has("force")
     if let fit = parsed.value("fit") {
       guard let value = ThumbnailFit(rawValue: fit) else {
         throw UsageError("--fit must be inside or cover (got \(fit))")

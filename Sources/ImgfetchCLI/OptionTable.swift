@@ -99,7 +99,9 @@ public enum OptionGroup: String, CaseIterable, Sendable {
       ]
     case .thumbnail:
       [
-        OptionSpec("thumbnail", value: true, valueName: "SIZE", help: "N (longest side), WxH (box), Wx (width) or xH (height) in pixels"),
+        OptionSpec(
+          "thumbnail", value: true, valueName: "SIZE",
+          help: "N (longest side), WxH (box), Wx (width) or xH (height) in pixels"),
         OptionSpec("fit", value: true, valueName: "FIT", help: "inside (default) or cover (fill the box, crop)"),
         OptionSpec(
           "format", value: true, valueName: "F", help: "auto (JPEG, or PNG for images with alpha), jpeg, png, webp"),
@@ -117,6 +119,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           help: "write thumbnails under DIR, mirroring the sources' folders, not next to the originals"),
         OptionSpec(
           "overwrite", help: "replace a file at a thumbnail's name that imgfetch did not make (default: refuse it)"),
+        OptionSpec("force", help: "make thumbnails again even when an up-to-date one exists (default: reuse it)"),
       ]
     case .decode:
       [

@@ -70,6 +70,27 @@ import Thumbnails
     }
   }
 
+  /// `--force` (issue 32): an up-to-date thumbnail is made again (a new file renamed over it).
+  @Test func forceRemakesAnUpToDateThumbnail() throws {
+    try Self.withTemporaryDirectory { directory in
+      let source = try copy(["basn2c08.png"], to: directory)[0]
+      let arguments = ["--thumbnail", "16", "--json", source]
+      func run(_ more: [String] = []) throws -> (reused: Bool?, inode: Int?) {
+        let result = try runImgfetch(arguments + more)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let object = try #require(try jsonObjects(result.stdoutText).first)
+        let path = try #require(object["thumbnailPath"] as? String)
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        return (object["reused"] as? Bool, inode)
+      }
+      let made = try run()
+      let again = try run()
+      let forced = try run(["--force"])
+      #expect(made.reused == false && again.reused == true && forced.reused == false)
+      #expect(again.inode == made.inode && forced.inode != made.inode, "a new file")
+    }
+  }
+
   @Test func jsonLinesCarryTheOriginalAndTheThumbnailAndSayWhenItIsReused() throws {
     try Self.withTemporaryDirectory { directory in
       let sources = try copy(["Portrait_6.jpg"], to: directory)
