@@ -66,6 +66,7 @@ extension ImageFetcher {
         return try rendered.map { try thumbnailer.writeThumbnail($0, forFileAt: path) }
           ?? thumbnailer.makeThumbnail(forFileAt: path)
       }
+      if !thumbnail.reused { files.cache.didWriteDerivedFile(at: thumbnail.path) }
       return FetchedThumbnail(original: original, thumbnail: thumbnail)
     } catch {
       throw .wrap(error, url: source.url)

@@ -81,7 +81,11 @@ final class BatchRun: Sendable {
         if listed == 0 && !listingFailed && !Task.isCancelled {
           let filter = settings.whereJSON == nil ? "" : " matching --where"
           let part = settings.shard.map { " in shard \($0)" } ?? ""
-          reporter.progress.print("\(className): no objects\(filter)\(part)", toError: true)
+          // Parse Server answers a class that does not exist with no objects, not an error.
+          let hint =
+            filter.isEmpty && part.isEmpty
+            ? " (Parse says the same of a class that does not exist: check the name, which is case-sensitive)" : ""
+          reporter.progress.print("\(className): no objects\(filter)\(part)\(hint)", toError: true)
         }
       } else {
         for source in settings.sources where !Task.isCancelled { await add(source) }
@@ -203,11 +207,12 @@ final class BatchRun: Sendable {
     }
   }
 
-  /// A column that holds no file (or nothing) is the data's fault, not the network's: exit 4, as an
-  /// invalid image, which retrying does not fix either.
+  /// A column that holds no file (or nothing), or an object that does not exist (deleted, or hidden
+  /// by its ACL), is the data's fault, not the network's: exit 4, as an invalid image, which retrying
+  /// does not fix either (so a job runner's retry policy skips it).
   private static func describe(parse error: ParseError) -> (kind: ItemOutcome.FailureKind, message: String) {
     switch error {
-    case .missingColumn, .notAFile: (.invalidImage, error.description)
+    case .missingColumn, .notAFile, .objectNotFound: (.invalidImage, error.description)
     default: (.network, error.description)
     }
   }

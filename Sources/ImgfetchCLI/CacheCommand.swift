@@ -1,7 +1,7 @@
 import ParseFetch
 
-/// `imgfetch cache stats | clear | gc [--cache-dir DIR] [--max-age SECONDS] [--json]`: look after
-/// the cache. Each prints its result on standard output, one line (with `--json`, one object): what
+/// `imgfetch cache stats | clear | gc [--cache-dir DIR] [--max-age SECONDS] [--max-size SIZE] [--json]`:
+/// look after the cache. Each prints its result on standard output, one line (with `--json`, one object): what
 /// the cache holds, or what was removed, by kind of file with its bytes; errors go to standard error.
 enum CacheCommand {
   static func run(_ invocation: Invocation) throws(UsageError) -> ExitCode {
@@ -28,15 +28,12 @@ enum CacheCommand {
             ("directory", .string(cache.directory)), ("exists", .bool(true)), ("entries", .int(stats.entries)),
             ("thumbnails", .int(stats.thumbnails)), ("partialDownloads", .int(stats.partialDownloads)),
             ("temporaryFiles", .int(stats.temporaryFiles)), ("lockFiles", .int(stats.lockFiles)),
-            ("bytes", .int(Int(stats.entryBytes))), ("totalBytes", .int(Int(stats.totalBytes))),
+            ("bytes", .int(Int(stats.entryBytes))), ("thumbnailBytes", .int(Int(stats.thumbnailBytes))),
+            ("partialBytes", .int(Int(stats.partialBytes))), ("temporaryBytes", .int(Int(stats.temporaryBytes))),
+            ("totalBytes", .int(Int(stats.totalBytes))),
           ]))
       } else {
-        Console.out(
-          "\(cache.directory): \(counted(stats.entries, "image")), \(counted(stats.thumbnails, "thumbnail")), "
-            + "\(counted(stats.partialDownloads, "partial download")), "
-            + "\(counted(stats.temporaryFiles, "temporary file")), \(counted(stats.lockFiles, "lock file")), "
-            + ProgressLine.bytes(stats.entryBytes)
-        )
+        Console.out(summary(stats, of: cache))
       }
     case "clear":
       let removed: DiskCache.Statistics
@@ -46,12 +43,29 @@ enum CacheCommand {
       }
       Console.out(json ? removalObject(removed, action: action, from: cache) : removal(removed, from: cache))
     case "gc":
-      let removed = cache.removeStaleFiles(olderThan: invocation.cache.maxAge)
+      var removed = cache.removeStaleFiles(olderThan: invocation.cache.maxAge)
+      if let size = invocation.cache.gcMaxSize { removed.add(cache.evict(toFit: size)) }
       Console.out(json ? removalObject(removed, action: action, from: cache) : removal(removed, from: cache))
     default:
       throw UsageError("cache needs one of: stats, clear, gc (got \(action))")
     }
     return Console.exitCode(.success)
+  }
+
+  /// What the cache holds, in the words and bytes `clear` would report removing: `DIR: 2 images
+  /// (1.5 KB), 1 thumbnail (20 B), 0 partial downloads, 0 temporary files, 1 lock file (1.5 KB in all)`.
+  static func summary(_ stats: DiskCache.Statistics, of cache: DiskCache) -> String {
+    let kinds = [
+      counted(stats.entries, "image") + (stats.entries > 0 ? " (\(ProgressLine.bytes(stats.entryBytes)))" : ""),
+      counted(stats.thumbnails, "thumbnail")
+        + (stats.thumbnails > 0 ? " (\(ProgressLine.bytes(stats.thumbnailBytes)))" : ""),
+      counted(stats.partialDownloads, "partial download")
+        + (stats.partialDownloads > 0 ? " (\(ProgressLine.bytes(stats.partialBytes)))" : ""),
+      counted(stats.temporaryFiles, "temporary file")
+        + (stats.temporaryFiles > 0 ? " (\(ProgressLine.bytes(stats.temporaryBytes)))" : ""),
+      counted(stats.lockFiles, "lock file"),
+    ]
+    return "\(cache.directory): \(kinds.joined(separator: ", ")) (\(ProgressLine.bytes(stats.totalBytes)) in all)"
   }
 
   /// What `clear` or `gc` removed, by kind, in one line: `removed 2 images (1.5 KB), 1 lock file from

@@ -9,8 +9,8 @@ public enum ExitCode: Int32, Sendable {
   /// A network or server error.
   case networkError = 3
   /// A file is not a valid image (corrupt, truncated, unsupported, or over a limit), or the data
-  /// names no image: a Parse column that is missing or holds something else than a file. Retrying
-  /// does not help.
+  /// names no image: a Parse column that is missing or holds something else than a file, a Parse
+  /// object that does not exist. Retrying does not help.
   case invalidImage = 4
   /// A local file or directory could not be read or written (the message names the path and gives
   /// the system's reason): an unreadable input, `decode -o` into a read-only directory, a closed

@@ -72,7 +72,7 @@ struct FetchCommand: Sendable {
       return .fileSystem
     }
     do {
-      let cache = try DiskCache(directory: settings.cacheDirectory)
+      let cache = try DiskCache(directory: settings.cacheDirectory, byteLimit: settings.cacheMaxSize)
       fetcher = try ImageFetcher(
         configuration: settings.parse, cache: cache, downloader: Downloader(options: settings.downloader),
         decodeOptions: DecodeOptions(limits: settings.decodeLimits), maxConcurrentDecodes: settings.jobs)

@@ -11,6 +11,8 @@ struct FetchSettings: Sendable {
   var sources: [FetchSource] = []
   var parse: ParseConfiguration?
   var cacheDirectory: String?
+  /// `--cache-max-size`: the cache's budget in bytes.
+  var cacheMaxSize: Int64? { invocation.cache.maxSize }
   var downloader = Downloader.Options()
 
   var className: String? { invocation.parse.className }

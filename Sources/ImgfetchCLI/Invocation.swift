@@ -144,6 +144,10 @@ public struct Invocation: Sendable {
         throw UsageError("cache needs one of: stats, clear, gc" + got)
       }
       if parsed.value("max-age") != nil && operands[0] != "gc" { throw UsageError("--max-age goes with cache gc") }
+      if parsed.value("max-size") != nil && operands[0] != "gc" { throw UsageError("--max-size goes with cache gc") }
+      if parsed.value("cache-max-size") != nil {
+        throw UsageError("--cache-max-size goes with fetches; cache gc takes --max-size")
+      }
     case .help, .version: break
     }
   }

@@ -10,6 +10,7 @@ enum NumericOption {
   static let maxBytes: ClosedRange<Int> = 1...(1 << 48)
   static let maxPixels: ClosedRange<Int> = 1...4_290_250_000
   static let quality: ClosedRange<Int> = 1...100
+  static let cacheSize: ClosedRange<Int64> = 1...(1 << 60)
 
   /// A whole number within `range`.
   /// - Parameters:
@@ -39,6 +40,34 @@ enum NumericOption {
         "--\(option) needs seconds from \(format(range.lowerBound)) to \(format(range.upperBound)) (got \(text))")
     }
     return value
+  }
+
+  /// The multipliers of a size's suffix: K, M, G and T in powers of 1000, as `du --si` and disk
+  /// makers count; Ki, Mi, Gi and Ti in powers of 1024; a trailing `B` is allowed (`20GB`, `512MiB`).
+  static let sizeSuffixes: [String: Double] = [
+    "": 1, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12,
+    "KI": 1024, "MI": 1_048_576, "GI": 1_073_741_824, "TI": 1_099_511_627_776,
+  ]
+
+  /// A size in bytes: a number, whole or decimal, with an optional suffix (`20G`, `1.5Gi`, `500M`,
+  /// `4096`), within `range`.
+  /// - Parameters:
+  ///   - text: The option's value.
+  ///   - option: The option's long name without dashes, for the message.
+  ///   - range: The accepted sizes in bytes.
+  /// - Returns: The size in bytes.
+  /// - Throws: ``UsageError`` naming the option and the value given.
+  static func byteSize(_ text: String, option: String, in range: ClosedRange<Int64>) throws(UsageError) -> Int64 {
+    var unit = text.uppercased()
+    if unit.hasSuffix("B") { unit.removeLast() }
+    let digits = unit.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+    let suffix = String(unit.dropFirst(digits.count))
+    guard let number = Double(digits), number.isFinite, let multiplier = sizeSuffixes[suffix],
+      number * multiplier >= Double(range.lowerBound), number * multiplier <= Double(range.upperBound)
+    else {
+      throw UsageError("--\(option) needs a size such as 20G, 500M or 1.5Gi (K, M, G, T: 1000s; Ki, Mi, Gi, Ti: 1024s) (got \(text))")
+    }
+    return Int64(number * multiplier)
   }
 
   private static func format(_ number: Double) -> String {

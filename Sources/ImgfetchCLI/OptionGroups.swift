@@ -83,10 +83,11 @@ public struct ThumbnailRequest: OptionValues {
     }
     guard let size = ThumbnailSize(parsing: sizeText) else {
       throw UsageError(
-        "--thumbnail needs a size: N or WxH, numbers from 1 to \(ThumbnailSize.maximumSide) (got \(sizeText))")
+        "--thumbnail needs a size: N, WxH, Wx or xH, numbers from 1 to \(ThumbnailSize.maximumSide) (got \(sizeText))")
     }
     var options = ThumbnailOptions(size: size, limits: try LimitOptions(parsed).decodeLimits)
     options.replacesUnstampedFiles = parsed.has("overwrite")
+    options.remakesCurrentThumbnails = parsed.has("force")
     if let fit = parsed.value("fit") {
       guard let value = ThumbnailFit(rawValue: fit) else {
         throw UsageError("--fit must be inside or cover (got \(fit))")
@@ -220,18 +221,28 @@ public struct NetworkOptions: OptionValues {
   }
 }
 
-/// `--cache-dir` and `cache gc --max-age`.
+/// `--cache-dir`, `--cache-max-size`, and `cache gc --max-age` and `--max-size`.
 public struct CacheOptions: OptionValues {
   /// The cache directory, when given.
   public var directory: String?
+  /// The budget of a fetch's cache in bytes (entries and their thumbnails), when given.
+  public var maxSize: Int64?
   /// `gc`'s age in seconds.
   public var maxAge: Double = 86_400
+  /// `gc`'s size to evict down to, when given.
+  public var gcMaxSize: Int64?
 
   /// Reads the group.
   public init(_ parsed: ParsedArguments) throws(UsageError) {
     directory = parsed.value("cache-dir")
+    if let text = parsed.value("cache-max-size") {
+      maxSize = try NumericOption.byteSize(text, option: "cache-max-size", in: NumericOption.cacheSize)
+    }
     if let text = parsed.value("max-age") {
       maxAge = try NumericOption.seconds(text, option: "max-age", in: NumericOption.maxAge)
+    }
+    if let text = parsed.value("max-size") {
+      gcMaxSize = try NumericOption.byteSize(text, option: "max-size", in: 0...NumericOption.cacheSize.upperBound)
     }
   }
 }

@@ -72,7 +72,10 @@ public enum OptionGroup: String, CaseIterable, Sendable {
       [
         OptionSpec(
           "cache-dir", value: true, valueName: "DIR",
-          help: "cache directory (default $XDG_CACHE_HOME/imgfetch or ~/.cache/imgfetch)")
+          help: "cache directory (default $XDG_CACHE_HOME/imgfetch or ~/.cache/imgfetch)"),
+        OptionSpec(
+          "cache-max-size", value: true, valueName: "SIZE",
+          help: "keep originals and thumbnails within SIZE (20G, 500M, 1.5Gi): least recently used go first"),
       ]
     case .output:
       [
@@ -96,7 +99,9 @@ public enum OptionGroup: String, CaseIterable, Sendable {
       ]
     case .thumbnail:
       [
-        OptionSpec("thumbnail", value: true, valueName: "SIZE", help: "N (longest side) or WxH (box) in pixels"),
+        OptionSpec(
+          "thumbnail", value: true, valueName: "SIZE",
+          help: "N (longest side), WxH (box), Wx (width) or xH (height) in pixels"),
         OptionSpec("fit", value: true, valueName: "FIT", help: "inside (default) or cover (fill the box, crop)"),
         OptionSpec(
           "format", value: true, valueName: "F", help: "auto (JPEG, or PNG for images with alpha), jpeg, png, webp"),
@@ -114,6 +119,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           help: "write thumbnails under DIR, mirroring the sources' folders, not next to the originals"),
         OptionSpec(
           "overwrite", help: "replace a file at a thumbnail's name that imgfetch did not make (default: refuse it)"),
+        OptionSpec("force", help: "make thumbnails again even when an up-to-date one exists (default: reuse it)"),
       ]
     case .decode:
       [
@@ -130,7 +136,10 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case .maintenance:
       [
         OptionSpec(
-          "max-age", value: true, valueName: "S", help: "remove .part and temporary files older than S (default 86400)")
+          "max-age", value: true, valueName: "S", help: "remove .part and temporary files older than S (default 86400)"),
+        OptionSpec(
+          "max-size", value: true, valueName: "SIZE",
+          help: "also evict least recently used originals, with their thumbnails, down to SIZE"),
       ]
     }
   }

@@ -109,7 +109,7 @@ import Testing
       #expect(object["partialDownloads"] as? Int == 1 && object["temporaryFiles"] as? Int == 1)
       #expect(object["lockFiles"] as? Int == 1)
       let text = try runImgfetch(["cache", "stats", "--cache-dir", directory.path])
-      #expect(text.stdoutText.contains("1 partial download, 1 temporary file, 1 lock file, "), "\(text.stdoutText)")
+      #expect(text.stdoutText.contains("1 partial download (70 B), 1 temporary file (30 B), 1 lock file ("), "\(text.stdoutText)")
 
       // A download running now keeps its lock and `.part`.
       try write(10, directory, "running.jpg.part")

@@ -130,7 +130,8 @@ import Testing
     let notFound = try runImgfetch(
       Self.arguments(
         fixture, cache: cache, ["Photo/nonexisten", "--column", "MainImage", "--master-key", ParseFixture.masterKey]))
-    #expect(notFound.status == 3)
+    // A deleted object is data, not the network (issue 32): exit 4, which job runners do not retry.
+    #expect(notFound.status == 4)
     #expect(notFound.stderrText.hasPrefix("imgfetch: Photo/nonexisten: object not found"))
     #expect(notFound.stderrText.split(separator: "\n").count == 1)
     let wrongKey = try runImgfetch(

@@ -16,7 +16,7 @@ import Testing
     let noSize = try runImgfetch(["--thumbnail", Self.photo])
     #expect(noSize.status == 1 && noSize.stdout.isEmpty)
     #expect(
-      noSize.stderrText == Self.usage("--thumbnail needs a size: N or WxH, numbers from 1 to 65500 (got \(Self.photo))")
+      noSize.stderrText == Self.usage("--thumbnail needs a size: N, WxH, Wx or xH, numbers from 1 to 65500 (got \(Self.photo))")
     )
     for (arguments, message) in [
       (["thumbnail", Self.photo], "thumbnail is neither a command nor a file; did you mean --thumbnail?"),
@@ -80,7 +80,8 @@ import Testing
     #expect(stats.status == 0 && stats.stderr.isEmpty)
     #expect(
       stats.stdoutText
-        == "\(directory.path): 2 images, 1 thumbnail, 1 partial download, 1 temporary file, 1 lock file, 3.0 KB\n")
+        == "\(directory.path): 2 images (3.0 KB), 1 thumbnail (50 B), 1 partial download (70 B), 1 temporary file (30 B), "
+        + "1 lock file (3.2 KB in all)\n")
     let gc = try runImgfetch(["cache", "gc", "--max-age", "3600"] + arguments)
     #expect(gc.status == 0 && gc.stderr.isEmpty)
     #expect(

@@ -52,6 +52,45 @@ import Thumbnails
     }
   }
 
+  /// `--thumbnail 120x` and `x90` (issue 32): a width or a height alone, as vipsthumbnail takes them;
+  /// the cache's classifier knows the names too.
+  @Test func aWidthOrAHeightAloneIsAThumbnailSize() throws {
+    try Self.withTemporaryDirectory { directory in
+      let source = try copy(["basn2c08.png"], to: directory)[0]  // 32x32
+      for (size, expected, label) in [("20x", (20, 20), "20x"), ("x10", (10, 10), "x10")] {
+        let run = try runImgfetch(["--thumbnail", size, "--json", source])
+        #expect(run.status == 0, "\(run.stderrText)")
+        let object = try #require(try jsonObjects(run.stdoutText).first)
+        let path = try #require(object["thumbnailPath"] as? String)
+        #expect(path == source + ".thumb-\(label).jpg")  // an opaque PNG: a JPEG thumbnail
+        let info = try runImgfetch(["info", path])
+        let header = try #require(try jsonObjects(info.stdoutText).first)
+        #expect(header["width"] as? Int == expected.0 && header["height"] as? Int == expected.1, "\(header)")
+      }
+    }
+  }
+
+  /// `--force` (issue 32): an up-to-date thumbnail is made again (a new file renamed over it).
+  @Test func forceRemakesAnUpToDateThumbnail() throws {
+    try Self.withTemporaryDirectory { directory in
+      let source = try copy(["basn2c08.png"], to: directory)[0]
+      let arguments = ["--thumbnail", "16", "--json", source]
+      func run(_ more: [String] = []) throws -> (reused: Bool?, inode: Int?) {
+        let result = try runImgfetch(arguments + more)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let object = try #require(try jsonObjects(result.stdoutText).first)
+        let path = try #require(object["thumbnailPath"] as? String)
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        return (object["reused"] as? Bool, inode)
+      }
+      let made = try run()
+      let again = try run()
+      let forced = try run(["--force"])
+      #expect(made.reused == false && again.reused == true && forced.reused == false)
+      #expect(again.inode == made.inode && forced.inode != made.inode, "a new file")
+    }
+  }
+
   @Test func jsonLinesCarryTheOriginalAndTheThumbnailAndSayWhenItIsReused() throws {
     try Self.withTemporaryDirectory { directory in
       let sources = try copy(["Portrait_6.jpg"], to: directory)

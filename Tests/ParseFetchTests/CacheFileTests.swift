@@ -13,6 +13,9 @@ import Testing
     ("photo.png.thumb-320x200.png", .thumbnail(entry: "photo.png")),
     ("photo.jpg.thumb-320x200-cover.jpg", .thumbnail(entry: "photo.jpg")),
     ("photo.jpg.thumb-256.webp", .thumbnail(entry: "photo.jpg")),
+    ("photo.jpg.thumb-256x.jpg", .thumbnail(entry: "photo.jpg")),  // issue 32: a width alone
+    ("photo.jpg.thumb-x256.png", .thumbnail(entry: "photo.jpg")),  // a height alone
+    ("photo.jpg.thumb-x.jpg", .entry),
     (".photo.jpg.thumb-64.jpg.tmp-4242-1x2y3z", .temporary),
     (".photo.jpg.tmp-1-a", .temporary),
     ("CACHEDIR.TAG", .tag),

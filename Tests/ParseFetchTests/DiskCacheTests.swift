@@ -66,6 +66,25 @@ import Testing
     #expect(cache.totalSize() == 2000)
   }
 
+  /// Issue 32: an entry goes with its thumbnails, and one whose download holds its lock stays.
+  @Test func evictsAnEntryWithItsThumbnailsAndNeverOneBeingDownloaded() throws {
+    let cache = try DiskCache(directory: directory.path, byteLimit: 2500)
+    let locked = try put(cache, "locked.png", bytes: 1000)
+    let old = try put(cache, "old.png", bytes: 1000)
+    try write(200, to: old + ".thumb-64.png")
+    cache.didWriteDerivedFile(at: old + ".thumb-64.png")
+    try age(locked, seconds: 400)
+    try age(old, seconds: 300)
+    try age(old + ".thumb-64.png", seconds: 300)
+    let lock = try #require(try FileLock.tryAcquire(cache.lockPath(forFileName: "locked.png")))
+    defer { lock.unlock() }
+    _ = try put(cache, "new.png", bytes: 1000)  // 3200 bytes: over the budget
+    #expect(FileManager.default.fileExists(atPath: locked), "its download holds the lock")
+    #expect(!FileManager.default.fileExists(atPath: old))
+    #expect(!FileManager.default.fileExists(atPath: old + ".thumb-64.png"), "evicted with its entry")
+    #expect(cache.budgetedSize() == 2000)
+  }
+
   @Test func keepsANewEntryLargerThanTheBudget() throws {
     let cache = try DiskCache(directory: directory.path, byteLimit: 100)
     _ = try put(cache, "big.png", bytes: 1000)

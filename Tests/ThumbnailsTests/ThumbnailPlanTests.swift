@@ -137,10 +137,25 @@ import Testing
     #expect(ignored.orientation == .up)
   }
 
+  /// `256x` and `x256` (issue 32): one side given, the other by the aspect ratio, never enlarged.
+  @Test func aWidthOrAHeightAloneKeepsTheAspectRatio() {
+    let wide = ThumbnailPlan.target(upright: (1800, 1200), options: ThumbnailOptions(size: .width(300)))
+    #expect(wide.scaled == (300, 200) && wide.kept == (300, 200))
+    let tall = ThumbnailPlan.target(upright: (1800, 1200), options: ThumbnailOptions(size: .height(300)))
+    #expect(tall.scaled == (450, 300))
+    let small = ThumbnailPlan.target(upright: (90, 60), options: ThumbnailOptions(size: .width(300)))
+    #expect(small.scaled == (90, 60), "not enlarged")
+    #expect(ThumbnailNaming.path(forSource: "a.jpg", size: .width(300), fit: .cover, format: .jpeg) == "a.jpg.thumb-300x.jpg")
+    #expect(ThumbnailNaming.isThumbnailName("a.jpg.thumb-x300.png") && ThumbnailNaming.isThumbnailName("a.jpg.thumb-300x.jpg"))
+    #expect(!ThumbnailNaming.isThumbnailName("a.jpg.thumb-x.png"))
+  }
+
   @Test func sizesParseAsTheCommandLineWritesThem() {
     #expect(ThumbnailSize(parsing: "256") == .longestSide(256))
     #expect(ThumbnailSize(parsing: "320x200") == .box(width: 320, height: 200))
-    for bad in ["", "0", "x", "320x", "x200", "-5", "1x2x3", "65501", "12a"] {
+    #expect(ThumbnailSize(parsing: "320x") == .width(320))
+    #expect(ThumbnailSize(parsing: "x200") == .height(200))
+    for bad in ["", "0", "x", "xx", "0x", "x0", "x+5", "-5", "1x2x3", "65501", "65501x", "12a", "x12a"] {
       #expect(ThumbnailSize(parsing: bad) == nil, "\(bad)")
     }
   }

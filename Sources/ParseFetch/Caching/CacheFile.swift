@@ -6,7 +6,7 @@
 /// |---|---|
 /// | `photo.jpg` (a Parse name used raw), `pic+<32 hex>.tmpl` (a hashed one) | ``entry`` |
 /// | `<entry>.part` | ``partial(entry:)``: a download not yet validated |
-/// | `<entry>.thumb-<W>[x<H>][-cover].(jpg\|png\|webp)` | ``thumbnail(entry:)`` |
+/// | `<entry>.thumb-<W>[x<H>][-cover].(jpg\|png\|webp)`, `<entry>.thumb-<W>x.jpg`, `…thumb-x<H>.jpg` | ``thumbnail(entry:)`` |
 /// | `.<name>.tmp-<pid>-<random>` | ``temporary``: an atomic write killed before its rename |
 /// | `<entry>.lock` (inside `.locks/`) | ``lock`` |
 /// | `CACHEDIR.TAG` | ``tag`` |
@@ -120,9 +120,11 @@ public enum CacheFile: Sendable, Equatable {
     else { return nil }
     var rest = name[marker.upperBound..<dot]
     if rest.hasSuffix("-cover") { rest = rest.dropLast(6) }
+    // `W`, `WxH`, `Wx` or `xH` (Thumbnails' `ThumbnailSize.isLabel`, which ParseFetch cannot import).
     let sides = rest.split(separator: "x", omittingEmptySubsequences: false)
-    guard (1...2).contains(sides.count),
-      sides.allSatisfy({ side in !side.isEmpty && side.allSatisfy { $0.isASCII && $0.isNumber } })
+    let digits = { (side: Substring) in !side.isEmpty && side.allSatisfy { $0.isASCII && $0.isNumber } }
+    guard (sides.count == 1 && digits(sides[0]))
+      || (sides.count == 2 && (digits(sides[0]) || digits(sides[1])) && sides.allSatisfy { $0.isEmpty || digits($0) })
     else { return nil }
     return String(name[..<marker.lowerBound])
   }

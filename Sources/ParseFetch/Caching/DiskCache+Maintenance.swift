@@ -1,7 +1,7 @@
 import FoundationEssentials
 import SystemFiles
 
-/// Removing entries: one, all, stale `.part` files, and the oldest beyond the byte limit.
+/// Removing entries: one, all, and stale `.part` files (the oldest beyond a byte budget: DiskCache+Eviction).
 /// Every one of them looks only at files ``CacheFile`` recognises, in the cache directory and in its
 /// `.locks` directory; anything else is never counted and never removed.
 extension DiskCache {
@@ -81,6 +81,21 @@ extension DiskCache {
     /// How many files are counted, of every kind.
     public var files: Int { entries + thumbnails + partialDownloads + temporaryFiles + lockFiles }
 
+    /// Adds another count (what two removals removed together).
+    /// - Parameter other: The other count.
+    public mutating func add(_ other: Statistics) {
+      entries += other.entries
+      thumbnails += other.thumbnails
+      partialDownloads += other.partialDownloads
+      temporaryFiles += other.temporaryFiles
+      lockFiles += other.lockFiles
+      entryBytes += other.entryBytes
+      thumbnailBytes += other.thumbnailBytes
+      partialBytes += other.partialBytes
+      temporaryBytes += other.temporaryBytes
+      totalBytes += other.totalBytes
+    }
+
     /// Counts one file under its kind.
     mutating func count(_ item: Item) {
       switch item.kind {
@@ -117,18 +132,6 @@ extension DiskCache {
     items { $0 == .entry }.reduce(0) { $0 + $1.size }
   }
 
-  /// Evicts least-recently-used entries until they fit the byte limit; `key` is kept.
-  func evictIfNeeded(keeping key: CacheKey) {
-    guard let byteLimit else { return }
-    var entries = items { $0 == .entry }.sorted { $0.used < $1.used }
-    var total = entries.reduce(0) { $0 + $1.size }
-    while total > byteLimit, !entries.isEmpty {
-      let oldest = entries.removeFirst()
-      guard oldest.path != path(for: key) else { continue }
-      if (try? remove(oldest.path)) != nil { total -= oldest.size }
-    }
-  }
-
   /// Regular files of the cache whose kind passes `filter`: those of the directory, and (when lock
   /// files pass) those of its `.locks` directory.
   func items(including filter: (CacheFile) -> Bool) -> [Item] {
@@ -152,7 +155,7 @@ extension DiskCache {
     }
   }
 
-  private func remove(_ path: String) throws(CacheError) {
+  func remove(_ path: String) throws(CacheError) {
     do { try FileSystem.remove(path) } catch { throw .remove(path: path, reason: error.message) }
   }
 
@@ -160,7 +163,7 @@ extension DiskCache {
   /// file that is held. A free lock file is removed by taking it and letting it go.
   /// - Returns: Whether it was removed.
   @discardableResult
-  private func removeUnlessLocked(_ item: Item) throws(CacheError) -> Bool {
+  func removeUnlessLocked(_ item: Item) throws(CacheError) -> Bool {
     let lockPath: String
     switch item.kind {
     case .partial(let entry): lockPath = self.lockPath(forFileName: entry)

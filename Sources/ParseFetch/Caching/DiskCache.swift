@@ -1,10 +1,11 @@
 import FoundationEssentials
+import Synchronization
 import SystemFiles
 
 /// Validated files on disk, named by their ``CacheKey``.
 ///
 /// ```swift
-/// let cache = try DiskCache(byteLimit: 512 << 20)
+/// let cache = try DiskCache(byteLimit: 512 << 20)  // entries and thumbnails: 512 MiB at most
 /// if let file = cache.cachedFile(for: CacheKey(parseFileName: name)) { … }
 /// ```
 ///
@@ -14,8 +15,12 @@ import SystemFiles
 public final class DiskCache: Sendable {
   /// The directory holding the entries: an absolute path without a trailing slash.
   public let directory: String
-  /// The most bytes the entries may take; the oldest are evicted after each store.
+  /// The most bytes the entries and their thumbnails may take; the least recently used are evicted
+  /// when a store passes it (DiskCache+Eviction).
   public let byteLimit: Int64?
+  /// What entries and thumbnails took at the last scan plus what was stored since; nil before the
+  /// first scan.
+  let runningTotal = Mutex<Int64?>(nil)
 
   /// Opens (and creates) a cache directory.
   ///
@@ -28,7 +33,7 @@ public final class DiskCache: Sendable {
   /// - Parameters:
   ///   - directory: The path of the directory that keeps the entries (a relative one is taken
   ///     from the current directory); ``defaultDirectory(environment:)`` when nil.
-  ///   - byteLimit: The budget for entries, or nil for no limit.
+  ///   - byteLimit: The budget for entries and their thumbnails, in bytes, or nil for no limit.
   ///   - creating: Whether to create a missing directory (the default); when false a missing
   ///     directory throws ``CacheError/missing(path:)`` and nothing is created.
   /// - Throws: ``CacheError/directory(path:reason:)`` when it cannot be created or tagged,
@@ -156,7 +161,7 @@ public final class DiskCache: Sendable {
   }
 
   /// Makes a validated `.part` file the entry for `key`: fsync, rename, fsync the directory,
-  /// then evict old entries beyond the byte limit.
+  /// then evict the least recently used entries when the budget is passed (never this one).
   /// - Parameters:
   ///   - part: The complete, validated download.
   ///   - key: The entry's key.
@@ -164,10 +169,11 @@ public final class DiskCache: Sendable {
   /// - Throws: ``CacheError/store(path:reason:)``.
   public func store(_ part: String, as key: CacheKey) throws(CacheError) -> String {
     let entry = path(for: key)
+    let size = (try? FileStatus.withoutFollowingLinks(part)).map { Int64($0.size) } ?? 0
     do { try AtomicPublish.rename(part, to: entry) } catch {
       throw .store(path: entry, reason: error.message)
     }
-    evictIfNeeded(keeping: key)
+    accountForStore(of: size, keeping: key.fileName)
     return entry
   }
 

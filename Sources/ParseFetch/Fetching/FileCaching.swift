@@ -17,6 +17,14 @@ public protocol FileCaching: Sendable {
   /// Waits for the exclusive right to download and store `key` (across processes for a
   /// ``DiskCache``); throws `CancellationError` when the task is cancelled while waiting.
   func lockEntry(_ key: CacheKey) async throws -> any EntryLock
+  /// Tells the cache that a file made from one of its entries (a thumbnail) was written at `path`,
+  /// so that a byte budget counts it. The default does nothing.
+  func didWriteDerivedFile(at path: String)
+}
+
+extension FileCaching {
+  /// Does nothing: a cache without a budget need not know.
+  public func didWriteDerivedFile(at path: String) {}
 }
 
 /// A held ``FileCaching/lockEntry(_:)`` lock.

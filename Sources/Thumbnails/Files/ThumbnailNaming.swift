@@ -53,14 +53,14 @@ public enum ThumbnailNaming {
       format: format)
   }
 
-  /// `256`, `320x200` or `320x200-cover`.
+  /// `256`, `256x`, `x256`, `320x200` or `320x200-cover`.
   /// - Parameters:
   ///   - size: The requested size.
   ///   - fit: The fit.
   /// - Returns: The size part of the file name.
   public static func sizeLabel(_ size: ThumbnailSize, fit: ThumbnailFit) -> String {
     switch size {
-    case .longestSide: size.description
+    case .longestSide, .width, .height: size.description
     case .box: fit == .cover ? "\(size)-cover" : size.description
     }
   }
@@ -83,9 +83,7 @@ public enum ThumbnailNaming {
     else { return false }
     var label = Substring(String(decoding: stem[(at + marker.count)...], as: UTF8.self))
     if label.hasSuffix("-cover") { label = label.dropLast(6) }
-    let sides = label.split(separator: "x", omittingEmptySubsequences: false)
-    return (1...2).contains(sides.count)
-      && sides.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+    return ThumbnailSize.isLabel(label)
   }
 
   /// Whether the file at `path` is a thumbnail imgfetch made: named as one (``isThumbnailName(_:)``)

@@ -92,7 +92,7 @@ public struct Thumbnailer: Sendable {
         DecodeError(kind: .io, format: nil, message: ThumbnailWriter.systemError(), path: path))
     }
     let reuse = ThumbnailReuse(source: path, status: status, options: options)
-    if let existing = try reuse.existingThumbnail() { return existing }
+    if !options.remakesCurrentThumbnails, let existing = try reuse.existingThumbnail() { return existing }
     let rendered = try render(FileSource(file: path, limits: options.limits), flattenAlpha: nil)
     let format = rendered.format
     let target = try ThumbnailNaming.path(forSource: path, options: options, format: format.format)

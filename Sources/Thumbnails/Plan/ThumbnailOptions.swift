@@ -39,6 +39,9 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// and the thumbnail fails with ``ThumbnailError/occupied(path:by:)`` instead (`imgfetch
   /// --overwrite` turns it on). A FIFO, device or folder there is never replaced, nor opened.
   public var replacesUnstampedFiles = false
+  /// Whether an up-to-date thumbnail is made again instead of being reused (`imgfetch --force`):
+  /// after a change imgfetch cannot see in the stamp, such as a new libjpeg. Off by default.
+  public var remakesCurrentThumbnails = false
 
   /// Creates options.
   /// - Parameters:

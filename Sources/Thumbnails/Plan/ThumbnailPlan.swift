@@ -104,6 +104,14 @@ public struct ThumbnailPlan: Sendable, Equatable {
         ? (side, roundedRatio(height, times: side, over: width))
         : (roundedRatio(width, times: side, over: height), side)
       return (size, size)
+    case .width(let requested):
+      let side = options.allowsUpscaling ? clampedSide(requested) : min(clampedSide(requested), width)
+      let size = (side, roundedRatio(height, times: side, over: width))
+      return (size, size)
+    case .height(let requested):
+      let side = options.allowsUpscaling ? clampedSide(requested) : min(clampedSide(requested), height)
+      let size = (roundedRatio(width, times: side, over: height), side)
+      return (size, size)
     case .box(let boxWidth, let boxHeight):
       let boxWidth = clampedSide(boxWidth)
       let boxHeight = clampedSide(boxHeight)
