@@ -100,11 +100,13 @@ public struct Invocation: Sendable {
       }
       command = .fetch
     }
-    self.operands = operands
     let allowed = Set(command.groups.flatMap { $0.specs.map(\.name) } + command.extraOptions + ["help", "version"])
     if let stray = parsed.given.first(where: { !allowed.contains($0) }) {
       throw UsageError("--\(stray) does not apply to \(command == .fetch ? "sources" : command.rawValue)")
     }
+    // The list's sources follow the command line's, as if given there.
+    if let list = parsed.value("from-file") { operands += try SourceList.read(list) }
+    self.operands = operands
     output = try OutputOptions(parsed)
     work = try WorkOptions(parsed)
     limits = try LimitOptions(parsed)

@@ -14,7 +14,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
   case work
   /// Decode limits, for every command that reads an image.
   case limits
-  /// How folder operands are walked.
+  /// Where sources come from besides the operands, and how folder operands are walked.
   case folders
   /// Thumbnails next to each original.
   case thumbnail
@@ -32,7 +32,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case .output: "Output"
     case .work: "Work"
     case .limits: "Limits"
-    case .folders: "Folders"
+    case .folders: "Sources and folders"
     case .thumbnail: "Thumbnails (--thumbnail)"
     case .decode: "decode"
     case .maintenance: "cache gc"
@@ -95,7 +95,10 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case .folders:
       [
         OptionSpec(
-          "recursive", short: "r", help: "walk the subfolders of a folder operand too (default: its top level)")
+          "recursive", short: "r", help: "walk the subfolders of a folder operand too (default: its top level)"),
+        OptionSpec(
+          "from-file", value: true, valueName: "LIST",
+          help: "also the sources in LIST, one per line (- for standard input; # starts a comment)"),
       ]
     case .thumbnail:
       [
