@@ -216,6 +216,29 @@ import Testing
     #expect(try result.0.get() == (try Self.libjpeg(original, scale: .eighth)))
   }
 
+  /// The file itself written over in place (the same descriptor, another image's bytes): the
+  /// hand-back reads a header of another size, and says the file changed rather than decoding it
+  /// into rows sized for the first (before, that wrote past the rows' buffers).
+  @Test func aFileWrittenOverInPlaceIsAnErrorNotAnotherImage() throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let path = scratch.appendingPathComponent("photo.jpg").path
+    try Data(try Self.bytes("dac-in-huffman-file.jpg")).write(to: URL(fileURLWithPath: path))
+    let other = try Fixtures.bytes("Landscape_1.jpg")
+    let (result, gaveUp) = try Self.streamGivenDescriptor(path: path, options: Self.engineOptions(.eighth)) {
+      let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+      #expect(descriptor >= 0)
+      #expect(other.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == other.count)
+      close(descriptor)
+    }
+    #expect(gaveUp == 1, "the engine handed the stream back to libjpeg")
+    guard case .failure(let error) = result else {
+      Issue.record("a stream whose file changed under it decoded")
+      return
+    }
+    #expect(error.kind == .io && error.message == "the file changed while it was decoded")
+  }
+
   /// The same file, not replaced, through every path: the hand-back's pixels are libjpeg's.
   @Test func theHandBackFileDecodesAsLibjpegDecodesIt() throws {
     let name = "dac-in-huffman-file.jpg"

@@ -709,6 +709,7 @@ static void hand_back_to_libjpeg(struct imc_jpeg_session *session) {
     session->phase = PUSH_START;
     return;
   }
+  session->first_info = session->stream->decoder.info;
   recreate(session);
   /* The file the stream was opened on, by its descriptor: the path may name another file by now
    * (renamed over, a FIFO put in its place), and the rows and verdict must be of this one. */
@@ -762,6 +763,16 @@ static int32_t jpeg_stream_pump(imc_decoder *decoder, imc_status *status) {
     if (!session->started_over) goto consumed;
     /* Started over from the file: the scale was chosen and the rows prepared before. */
     if (choose_scaled_output(decoder, session->scale_eighths, status) != IMC_OK) {
+      code = status->code;
+      goto consumed;
+    }
+    /* The queue and the rows to drop were sized by the first reading of the header: a file
+     * written over in place since (same descriptor, other bytes) must not decode into them. */
+    const imc_info *now = &decoder->info, *then = &session->first_info;
+    if (now->width != then->width || now->height != then->height || now->components != then->components ||
+        now->output_width != then->output_width || now->output_height != then->output_height ||
+        now->output_layout != then->output_layout) {
+      imc_status_set(status, IMC_ERR_IO, "the file changed while it was decoded");
       code = status->code;
       goto consumed;
     }

@@ -47,6 +47,7 @@ struct imc_jpeg_session {
   int reread_fd;
   uint64_t reread_offset;
   int reread_ended;
+  imc_info first_info; /* the header as first read: the one read again must be the same image */
   /* Push mode. */
   imc_stream *stream;         /* NULL when pulling from memory or a file */
   const JOCTET *window_start; /* the window we set last: unchanged means libjpeg has not synced since */
