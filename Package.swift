@@ -43,7 +43,7 @@ let package = Package(
     .systemLibrary(
       name: "CWebP", pkgConfig: "libwebp",
       providers: [.apt(["libwebp-dev"])]),
-    .target(name: "CLCMS2Adapter", path: "Sources/CodecAdapters/LCMS2"),
+    .target(name: "CLCMS2Adapter", dependencies: ["CCodecCore"], path: "Sources/CodecAdapters/LCMS2"),
     .target(
       name: "CLibWebPAdapter", dependencies: ["CWebP"], path: "Sources/CodecAdapters/LibWebP",
       linkerSettings: [.linkedLibrary("webpmux")]),

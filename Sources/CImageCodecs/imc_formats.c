@@ -15,7 +15,7 @@ const imc_format_ops *imc_format_for(int32_t format) {
 
 int imc_format_possible(const uint8_t *magic, size_t length) {
   static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  static const uint8_t jpeg_magic[3] = {0xff, 0xd8, 0xff};
+  static const uint8_t jpeg_magic[2] = {0xff, 0xd8}; /* SOI: imc_sniff's JPEG signature */
   if (length == 0) return 1;
-  return memcmp(magic, png_magic, length < 8 ? length : 8) == 0 || memcmp(magic, jpeg_magic, length < 3 ? length : 3) == 0;
+  return memcmp(magic, png_magic, length < 8 ? length : 8) == 0 || memcmp(magic, jpeg_magic, length < 2 ? length : 2) == 0;
 }

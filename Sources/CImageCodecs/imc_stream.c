@@ -5,13 +5,16 @@
 #include "CImageCodecs.h"
 #include "imc_formats.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 imc_stream *imc_stream_create(const imc_request *request) {
   imc_stream *stream = calloc(1, sizeof *stream);
   if (!stream) return NULL;
   stream->decoder.stream = stream;
+  stream->source_fd = -1;
   stream->decoder.request = *request;
   imc_request_normalize(&stream->decoder.request);
   imc_color_reset(&stream->decoder.color);
@@ -156,10 +159,13 @@ int32_t imc_stream_start(imc_stream *stream, int32_t scale_eighths, imc_status *
   return pump(stream, status);
 }
 
-int32_t imc_stream_set_source_file(imc_stream *stream, const char *path) {
-  free(stream->source_file);
-  stream->source_file = path ? strdup(path) : NULL;
-  return path && !stream->source_file ? IMC_ERR_NO_MEMORY : IMC_OK;
+int32_t imc_stream_set_source_file(imc_stream *stream, int32_t descriptor) {
+  if (stream->source_fd >= 0) close(stream->source_fd);
+  stream->source_fd = -1;
+  if (descriptor < 0) return IMC_OK;
+  /* Our own descriptor of the same open file: the caller may close theirs; read with pread only. */
+  stream->source_fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0);
+  return stream->source_fd >= 0 ? IMC_OK : IMC_ERR_IO;
 }
 
 int32_t imc_stream_state(const imc_stream *stream) { return stream->state; }
@@ -228,7 +234,7 @@ void imc_stream_destroy(imc_stream *stream) {
   imc_busy_leave(&stream->decoder.busy);
   free(stream->input);
   free(stream->rows);
-  free(stream->source_file);
+  if (stream->source_fd >= 0) close(stream->source_fd);
   free(stream);
 }
 

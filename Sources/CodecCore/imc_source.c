@@ -20,7 +20,10 @@ size_t imc_source_read(imc_source *source, uint8_t *out, size_t n) {
 int32_t imc_sniff(const uint8_t *data, size_t length) {
   static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   if (length >= 8 && memcmp(data, png_magic, 8) == 0) return IMC_FORMAT_PNG;
-  if (length >= 3 && data[0] == 0xff && data[1] == 0xd8 && data[2] == 0xff) return IMC_FORMAT_JPEG;
+  /* SOI alone names a JPEG, as libjpeg reads one (its first_marker wants FF D8, nothing more):
+   * what follows is the decoder's to judge (a stray byte before the first marker is extraneous
+   * data, harmless; nothing or garbage is a JPEG error, said as one). */
+  if (length >= 2 && data[0] == 0xff && data[1] == 0xd8) return IMC_FORMAT_JPEG;
   return IMC_FORMAT_UNKNOWN;
 }
 

@@ -130,7 +130,7 @@ public struct ImageMetadata: Sendable, Equatable {
   }
 
   static func parse(head: [UInt8], tail: [UInt8]) throws(DecodeError) -> ImageMetadata {
-    if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF {
+    if ImageFormat(sniffing: head) == .jpeg {
       let complete = tail.count >= 2 && tail[tail.count - 2] == 0xFF && tail[tail.count - 1] == 0xD9
       return ImageMetadata(format: .jpeg, texts: jpegComments(head), isComplete: complete)
     }
@@ -145,7 +145,11 @@ public struct ImageMetadata: Sendable, Equatable {
   static func jpegComments(_ bytes: [UInt8]) -> [Text] {
     var texts: [Text] = []
     var at = 2
-    while at + 4 <= bytes.count, bytes[at] == 0xFF {
+    while at + 4 <= bytes.count {
+      guard bytes[at] == 0xFF else {  // a byte before a marker: extraneous data, skipped as libjpeg does
+        at += 1
+        continue
+      }
       let marker = bytes[at + 1]
       if marker == 0xFF {  // fill byte
         at += 1

@@ -86,20 +86,24 @@ public final class StreamingDecoder {
 
   deinit { imc_stream_destroy(stream) }
 
-  /// Says, before the first ``append(_:)``, that the bytes to come are the file at `path`. A JPEG
-  /// decoded by imgfetch's own 1/8-scale or progressive decoder then keeps none of them in memory:
-  /// should libjpeg have to decode from the start after all (damaged data, an unusual end), it
-  /// reads the file again. Without it the decoder keeps a JPEG's bytes (up to 32 MiB) while that
-  /// decoder may run (a progressive JPEG's until its last scan is read); the progressive decoder
-  /// takes the scans that begin while every byte is kept (past 32 MiB, libjpeg takes the rest).
-  package func readsFile(_ path: String) {
+  /// Says, before the first ``append(_:)``, that the bytes to come are the regular file open at
+  /// `descriptor`. A JPEG decoded by imgfetch's own 1/8-scale or progressive decoder then keeps none
+  /// of them in memory: should libjpeg have to decode from the start after all (damaged data, an
+  /// unusual end), it reads that file again, through the decoder's own duplicate of the descriptor
+  /// and with `pread` (no file offset moves), never by its path: a file renamed over the path
+  /// meanwhile, or a FIFO put in its place, is not read. The caller may close its descriptor after
+  /// the call. Without it the decoder keeps a JPEG's bytes (up to 32 MiB) while that decoder may run
+  /// (a progressive JPEG's until its last scan is read); the progressive decoder takes the scans
+  /// that begin while every byte is kept (past 32 MiB, libjpeg takes the rest).
+  package func readsFile(descriptor: Int32) {
     guard let stream else { return }
-    if imc_stream_set_source_file(stream, path) != IMC_OK { imc_stream_set_source_file(stream, nil) }
+    if imc_stream_set_source_file(stream, descriptor) != IMC_OK { imc_stream_set_source_file(stream, -1) }
   }
 
-  /// ``readsFile(_:)`` for the fuzz package (`FuzzJPEGEngine` streams as a file's thumbnail does),
-  /// which cannot see `package` API. Not part of the API.
-  @_spi(Fuzzing) public func fuzzingReadsFile(_ path: String) { readsFile(path) }
+  /// ``readsFile(descriptor:)`` for the fuzz package (`FuzzJPEGEngine` streams as a file's thumbnail
+  /// does) and the tests that replace the file meanwhile, which cannot see `package` API. Not part of
+  /// the API.
+  @_spi(Fuzzing) public func fuzzingReadsFile(descriptor: Int32) { readsFile(descriptor: descriptor) }
 
   /// Rows decoded and queued, not yet handed out by ``readRows(into:at:)`` (reading decodes more).
   public var availableRows: Int { stream.map { Int(imc_stream_rows_available($0)) } ?? 0 }

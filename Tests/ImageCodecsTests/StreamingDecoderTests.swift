@@ -30,7 +30,13 @@ import Testing
     scaleForHeader: ((ImageHeader) -> JPEGScale)? = nil, file: String? = nil
   ) -> Result<Image, DecodeError> {
     let decoder = StreamingDecoder(options: options, scaleForHeader: scaleForHeader)
-    if let file { decoder.readsFile(file) }
+    if let file {
+      let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+      if descriptor >= 0 {
+        decoder.readsFile(descriptor: descriptor)  // the decoder keeps its own duplicate
+        close(descriptor)
+      }
+    }
     var image: Image?
     var row = 0
     func take() throws(DecodeError) {

@@ -35,7 +35,7 @@ import Testing
   }
 
   static func isJPEG(_ bytes: [UInt8]) -> Bool {
-    bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF
+    ImageFormat(sniffing: bytes) == .jpeg  // SOI, as the decoders sniff it (a stray byte may follow)
   }
 
   /// Checks one input; returns a description of each disagreement.

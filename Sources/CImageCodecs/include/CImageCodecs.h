@@ -60,11 +60,13 @@ void imc_decoder_close(imc_decoder *decoder);
  * (a bounded capacity, which finishing may exceed), and the library's own state (a progressive
  * JPEG's coefficients; an interlaced PNG's whole image, handed out when its last pass is done). */
 imc_stream *imc_stream_create(const imc_request *request);
-/* Before the first byte: the bytes to come are the file at `path`, which can be read again. A JPEG
- * decoded by the 1/8-scale fast path or the progressive decoder then keeps none of them: should
- * libjpeg have to decode the stream from its start after all, it reads the file. IMC_OK, or
- * IMC_ERR_NO_MEMORY. */
-int32_t imc_stream_set_source_file(imc_stream *stream, const char *path);
+/* Before the first byte: the bytes to come are the regular file open at `descriptor`, which can be
+ * read again. A JPEG decoded by the 1/8-scale fast path or the progressive decoder then keeps none
+ * of them: should libjpeg have to decode the stream from its start after all, it reads that file
+ * through the stream's own duplicate of the descriptor (pread, so no file offset is moved), never
+ * by its path, which may name another file by then. -1 forgets the file. IMC_OK, or IMC_ERR_IO
+ * when the descriptor cannot be duplicated. */
+int32_t imc_stream_set_source_file(imc_stream *stream, int32_t descriptor);
 /* Appends bytes and decodes what they allow. Returns IMC_OK or the error (which sticks). */
 int32_t imc_stream_append(imc_stream *stream, const uint8_t *data, size_t length, imc_status *status);
 /* As imc_stream_append, for the last bytes: decoding knows no more follow (a large JPEG scan can

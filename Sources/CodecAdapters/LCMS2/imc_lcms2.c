@@ -11,6 +11,7 @@
 #pragma clang diagnostic warning "-Wextra"
 
 #include "imc_lcms2.h"
+#include "imc_bytes.h"
 #include "imc_lcms2_library.h"
 #include "imc_matrix_shaper.h"
 
@@ -102,10 +103,6 @@ static cmsContext open_context(budget *account) {
 
 /* ---- Inspecting a profile ---- */
 
-static uint32_t read_be32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
 static int32_t model_of(cmsColorSpaceSignature space) {
   switch (space) {
   case cmsSigGrayData: return IMC_MODEL_GRAY;
@@ -178,7 +175,7 @@ void imc_profile_inspect(const uint8_t *icc, size_t length, size_t max_bytes, in
     facts->problem = IMC_PROFILE_TRUNCATED;
     return;
   }
-  facts->declared_size = read_be32(icc);
+  facts->declared_size = imc_read_be32(icc);
   if (facts->declared_size > length) {
     facts->problem = IMC_PROFILE_TRUNCATED;
     return;

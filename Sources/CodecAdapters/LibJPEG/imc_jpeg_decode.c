@@ -19,6 +19,7 @@
 #include <jerror.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MARKER_BUFFER_SIZE 65536
 
@@ -300,6 +301,7 @@ static int32_t create_session(imc_decoder *decoder, imc_status *status) {
     return status->code;
   }
   decoder->session = session;
+  session->reread_fd = -1;
   session->status = status;
   session->info = &decoder->info;
   session->decoder = decoder;
@@ -372,13 +374,35 @@ static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
 static void source_init(j_decompress_ptr cinfo) { (void)cinfo; }
 static void source_term(j_decompress_ptr cinfo) { (void)cinfo; }
 
+/* The next buffer of the file: pull mode's stream, or (a stream handed back by the engine) the
+ * descriptor the stream was given, read with pread at our own offset. */
+static void refill_from_file(struct imc_jpeg_session *session) {
+  if (session->reread_fd >= 0) {
+    ssize_t got = session->reread_ended ? 0
+                                        : pread(session->reread_fd, session->file_buffer, FILE_BUFFER_SIZE,
+                                                (off_t)session->reread_offset);
+    if (got <= 0) {
+      session->reread_ended = 1; /* an error reads as the end: libjpeg's verdict on what it had */
+      got = 0;
+    }
+    session->reread_offset += (uint64_t)got;
+    session->length = (size_t)got;
+  } else {
+    session->length = fread(session->file_buffer, 1, FILE_BUFFER_SIZE, session->file);
+  }
+  session->bytes = session->file_buffer;
+  session->offset = 0;
+}
+
+/* Whether the file has nothing more to give (or there is no file). */
+static int file_ended(const struct imc_jpeg_session *session) {
+  if (session->reread_fd >= 0) return session->reread_ended;
+  return !session->file || feof(session->file) || ferror(session->file);
+}
+
 static boolean pull_fill(j_decompress_ptr cinfo) {
   struct imc_jpeg_session *session = cinfo->client_data;
-  if (session->offset >= session->length && session->file) {
-    session->length = fread(session->file_buffer, 1, FILE_BUFFER_SIZE, session->file);
-    session->bytes = session->file_buffer;
-    session->offset = 0;
-  }
+  if (session->offset >= session->length && (session->file || session->reread_fd >= 0)) refill_from_file(session);
   if (session->offset >= session->length) {
     /* The end of the data, met as jpeg_mem_src and jpeg_stdio_src meet it: a warning, a fake EOI. */
     WARNMS(cinfo, JWRN_JPEG_EOF);
@@ -410,7 +434,7 @@ static void pull_skip(j_decompress_ptr cinfo, long count) {
   while ((size_t)count > source->bytes_in_buffer) {
     count -= (long)source->bytes_in_buffer;
     source->bytes_in_buffer = 0;
-    if (session->offset >= session->length && (!session->file || feof(session->file) || ferror(session->file))) {
+    if (session->offset >= session->length && file_ended(session)) {
       skip_past_end(cinfo, (uint64_t)count);
       return;
     }
@@ -662,7 +686,7 @@ static int32_t jpeg_stream_start(imc_decoder *decoder, int32_t scale_eighths, im
   }
   if (session->engine) {
     session->phase = PUSH_ENGINE;
-    if (stream->source_file) stream->retain = 0;
+    if (stream->source_fd >= 0) stream->retain = 0;
   } else {
     session->phase = PUSH_START;
     stream->retain = 0;
@@ -685,10 +709,14 @@ static void hand_back_to_libjpeg(struct imc_jpeg_session *session) {
     session->phase = PUSH_START;
     return;
   }
+  session->first_info = session->stream->decoder.info;
   recreate(session);
-  session->file = fopen(stream->source_file, "rb");
-  session->file_buffer = session->file ? malloc(FILE_BUFFER_SIZE) : NULL;
-  if (!session->file) fail(session, IMC_ERR_IO, "cannot read the file again");
+  /* The file the stream was opened on, by its descriptor: the path may name another file by now
+   * (renamed over, a FIFO put in its place), and the rows and verdict must be of this one. */
+  session->reread_fd = stream->source_fd;
+  session->reread_offset = 0;
+  session->reread_ended = 0;
+  session->file_buffer = malloc(FILE_BUFFER_SIZE);
   if (!session->file_buffer) fail(session, IMC_ERR_NO_MEMORY, "out of memory");
   session->reading_file = 1;
   session->bytes = session->file_buffer;
@@ -735,6 +763,16 @@ static int32_t jpeg_stream_pump(imc_decoder *decoder, imc_status *status) {
     if (!session->started_over) goto consumed;
     /* Started over from the file: the scale was chosen and the rows prepared before. */
     if (choose_scaled_output(decoder, session->scale_eighths, status) != IMC_OK) {
+      code = status->code;
+      goto consumed;
+    }
+    /* The queue and the rows to drop were sized by the first reading of the header: a file
+     * written over in place since (same descriptor, other bytes) must not decode into them. */
+    const imc_info *now = &decoder->info, *then = &session->first_info;
+    if (now->width != then->width || now->height != then->height || now->components != then->components ||
+        now->output_width != then->output_width || now->output_height != then->output_height ||
+        now->output_layout != then->output_layout) {
+      imc_status_set(status, IMC_ERR_IO, "the file changed while it was decoded");
       code = status->code;
       goto consumed;
     }
@@ -801,7 +839,6 @@ static void jpeg_close(imc_decoder *decoder) {
   free(session->icc);
   free(session->scratch);
   free(session->file_buffer);
-  if (session->reading_file && session->file) fclose(session->file);
   free(session->drop_row);
   imc_jpeg_engine_destroy(session->engine);
   free(session);

@@ -111,9 +111,13 @@ int imc_jpeg_engine_pull(struct imc_jpeg_session *session, imc_decoder *decoder,
   }
   uint32_t height = session->cinfo.output_height, y = 0;
   size_t output_bytes = (size_t)session->cinfo.output_width * (size_t)session->cinfo.out_color_components;
-  int done = 0;
+  int done = 0, wants_input = 0;
   for (;;) {
-    if (fd >= 0 && !eof && length - position < FILE_PIECE / 2) {
+    /* Refill below half a window, and whenever the engine asks for more: it asks only when what
+     * it has unread cannot go on (a marker segment cut by the window's end). */
+    if (fd >= 0 && !eof && (wants_input || length - position < FILE_PIECE / 2)) {
+      /* A full window the engine cannot go on with: no progress is possible, libjpeg decodes. */
+      if (wants_input && position == 0 && length == FILE_PIECE) break;
       /* Keep what the engine has not consumed, read after it. */
       memmove(buffer, buffer + position, length - position);
       length -= position;
@@ -126,7 +130,8 @@ int imc_jpeg_engine_pull(struct imc_jpeg_session *session, imc_decoder *decoder,
       }
     }
     int32_t result = imc_jpeg_engine_step(engine, input, length, eof, &position);
-    if (result == IMC_JPEG_ENGINE_INPUT && fd >= 0 && !eof) continue;
+    wants_input = result == IMC_JPEG_ENGINE_INPUT;
+    if (wants_input && fd >= 0 && !eof) continue;
     if (result == IMC_JPEG_ENGINE_ROWS || result == IMC_JPEG_ENGINE_DONE) {
       if (!session->engine_checked) {
         if (!agrees_with_libjpeg(session, engine)) break;

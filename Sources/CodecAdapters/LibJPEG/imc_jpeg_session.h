@@ -42,6 +42,12 @@ struct imc_jpeg_session {
   size_t offset; /* end of the last window handed out */
   FILE *file;
   uint8_t *file_buffer;
+  /* Push mode, handed back by the engine: the stream's source descriptor (the stream's, not owned),
+   * read with pread from reread_offset; -1 otherwise. */
+  int reread_fd;
+  uint64_t reread_offset;
+  int reread_ended;
+  imc_info first_info; /* the header as first read: the one read again must be the same image */
   /* Push mode. */
   imc_stream *stream;         /* NULL when pulling from memory or a file */
   const JOCTET *window_start; /* the window we set last: unchanged means libjpeg has not synced since */
@@ -51,7 +57,7 @@ struct imc_jpeg_session {
   int fed_fake_eoi;           /* the source is in the fake EOI: every real byte was used */
   int32_t scale_eighths;      /* push mode: the scale imc_stream_start chose */
   uint64_t rows_to_drop;      /* push mode: rows the engine already queued, which libjpeg makes again */
-  int reading_file;           /* push mode: started over from the stream's source file (owns `file`) */
+  int reading_file;           /* push mode: started over from the stream's source descriptor */
   int started_over;           /* push mode: libjpeg decodes the file again from its first byte */
   uint8_t *drop_row;
   /* imgfetch's JPEG engine, while it decodes (imc_jpeg_engine_path.c). */

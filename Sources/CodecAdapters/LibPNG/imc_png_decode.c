@@ -400,7 +400,7 @@ static void push_info(png_structp png, png_infop info) {
   /* A file the kept bytes could not hold: libpng reads it from the start, rather than the fast
    * path running until the bytes overflow and libpng starting over then. */
   struct stat facts;
-  if (stream->source_file && stat(stream->source_file, &facts) == 0 && (uint64_t)facts.st_size > IMC_STREAM_RETAIN_LIMIT)
+  if (stream->source_fd >= 0 && fstat(stream->source_fd, &facts) == 0 && (uint64_t)facts.st_size > IMC_STREAM_RETAIN_LIMIT)
     stream->retain = 0;
   if (stream->retain && !stream->retain_overflow) {
     /* The IDAT's header is the last thing fed (pieces never span chunks): the feed framer holds it. */

@@ -1,17 +1,14 @@
 /* imc_png_framer.c: a PNG stream's chunk framing, judged from lengths and the IHDR alone before
  * libpng allocates anything (see imc_png_framer.h). */
 #include "imc_png_framer.h"
+#include "imc_bytes.h"
 
 #include <string.h>
-
-static uint32_t read_be32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
 
 /* Judges one chunk header (and, for IHDR, its size fields) once collected. */
 static int32_t framer_judge(imc_png_framer *framer, const imc_request *request, imc_status *status) {
   const uint8_t *type = framer->collected + 4;
-  uint32_t length = read_be32(framer->collected);
+  uint32_t length = imc_read_be32(framer->collected);
   int letters = 1;
   for (int i = 0; i < 4; i++) letters &= (type[i] >= 'A' && type[i] <= 'Z') || (type[i] >= 'a' && type[i] <= 'z');
   if (length > 0x7fffffffu || !letters) {
@@ -30,7 +27,7 @@ static int32_t framer_judge(imc_png_framer *framer, const imc_request *request, 
     return status->code;
   }
   if (framer->fill == 16) {
-    uint32_t width = read_be32(framer->collected + 8), height = read_be32(framer->collected + 12);
+    uint32_t width = imc_read_be32(framer->collected + 8), height = imc_read_be32(framer->collected + 12);
     imc_status probe = {0};
     if (width > 0 && height > 0 && imc_check_limits(request, width, height, &probe)) {
       framer->done = 1;
@@ -63,7 +60,7 @@ int32_t imc_png_framer_scan(imc_png_framer *framer, const uint8_t *data, size_t 
     if (framer->fill == 8) {
       /* IHDR: also collect width and height before judging. An IHDR whose length is not 13 is
        * refused by libpng from its header alone (corrupt), before its size fields matter. */
-      if (memcmp(framer->collected + 4, "IHDR", 4) == 0 && read_be32(framer->collected) == 13 &&
+      if (memcmp(framer->collected + 4, "IHDR", 4) == 0 && imc_read_be32(framer->collected) == 13 &&
           framer->chunk_start == 8)
         continue; /* (a later IHDR is libpng's "out of place", whatever its size) */
       if (framer_judge(framer, request, status) != IMC_OK) return status->code;

@@ -107,7 +107,7 @@ struct imc_stream {
    * is kept (up to IMC_STREAM_RETAIN_LIMIT). */
   int retain;
   int retain_overflow; /* more than the limit arrived while retaining */
-  char *source_file;   /* the bytes are this file's, which can be read again instead (or NULL) */
+  int source_fd;       /* the bytes are this open file's, which can be read again instead (or -1); owned */
   uint8_t *rows;       /* queued rows are rows[head, head + count) (in rows of row_bytes) */
   size_t row_bytes, row_capacity, row_allocated, row_head, row_count;
   int whole_image; /* interlaced PNG: rows is the full image, handed out at the end */

@@ -242,7 +242,8 @@ enum { MARKERS_NEED_INPUT = 0, MARKERS_SCAN = 1, MARKERS_EOI = 2, MARKERS_GIVE_U
 int imc_jpeg_read_markers(frame_info *frame, const uint8_t *input, size_t length, int eof, size_t *position,
                           int first, scan_header *scan, const char **reason);
 /* Skips what libjpeg skips before a marker (bytes other than FF, stuffed FF 00, fill FFs) and says
- * where the marker's FF is: 1 found, 0 more bytes needed, -1 the bytes ended. */
+ * where the marker's FF is: 1 found, 0 more bytes needed, -1 the bytes ended. On 0 and -1,
+ * *position is past every byte skipped (at the trailing FFs that may begin a marker). */
 int imc_jpeg_find_marker(const uint8_t *input, size_t length, int eof, size_t *position);
 /* Once the frame header is read: the derived sizes for the request. 0 to give up. */
 int imc_jpeg_prepare_frame(frame_info *frame, const imc_jpeg_engine_request *request, const char **reason);

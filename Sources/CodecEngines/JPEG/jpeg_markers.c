@@ -16,10 +16,16 @@ int imc_jpeg_find_marker(const uint8_t *input, size_t length, int eof, size_t *p
   size_t at = *position;
   for (;;) {
     const uint8_t *ff = at < length ? memchr(input + at, 0xFF, length - at) : NULL;
-    if (!ff) break;
+    if (!ff) {
+      at = length;
+      break;
+    }
     size_t code = (size_t)(ff - input) + 1;
     while (code < length && input[code] == 0xFF) code++;
-    if (code >= length) break;
+    if (code >= length) { /* the bytes end in FFs: a marker may begin at the first */
+      at = (size_t)(ff - input);
+      break;
+    }
     if (input[code] == 0x00) { /* a stuffed FF: data libjpeg discards */
       at = code + 1;
       continue;
@@ -27,6 +33,10 @@ int imc_jpeg_find_marker(const uint8_t *input, size_t length, int eof, size_t *p
     *position = (size_t)(ff - input);
     return 1;
   }
+  /* No marker yet: every byte before `at` is one libjpeg discards too (extraneous data), so the
+   * search goes on from there. A caller that waits for more input can drop them: a window with no
+   * marker then never stays full of bytes already searched. */
+  *position = at;
   return eof ? -1 : 0;
 }
 
@@ -165,7 +175,10 @@ int imc_jpeg_read_markers(frame_info *frame, const uint8_t *input, size_t length
   }
   for (;;) {
     int found = imc_jpeg_find_marker(input, length, eof, &at);
-    if (found == 0) return MARKERS_NEED_INPUT;
+    if (found == 0) {
+      *position = at; /* the bytes searched are consumed: the request for more follows progress */
+      return MARKERS_NEED_INPUT;
+    }
     if (found < 0) return give_up(reason, "the data ends before EOI");
     size_t marker_start = at;
     int code = take_marker(input, &at);

@@ -47,6 +47,7 @@
 #pragma clang diagnostic warning "-Wextra"
 #pragma clang diagnostic ignored "-Wunused-parameter"
 
+#include "imc_bytes.h"
 #include "imc_crc32.h"
 #include "imc_inflate.h"
 #include "imc_png_fast.h"
@@ -115,10 +116,6 @@ struct imc_png_fast {
   uint8_t colours[256][4]; /* a palette image's entries as RGBA */
   int palette_entries;
 };
-
-static uint32_t read_be32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
 
 /* ---- set-up ---- */
 
@@ -986,7 +983,7 @@ int imc_png_fast_step(imc_png_fast *fast, const uint8_t *input, size_t length, i
     }
     if (fast->phase == PHASE_CRC || fast->phase == PHASE_IEND_CRC) {
       if (!collect(fast, 4, input, length, &position)) goto need_input;
-      if (read_be32(fast->collected) != fast->crc) goto give_up;
+      if (imc_read_be32(fast->collected) != fast->crc) goto give_up;
       if (fast->phase == PHASE_IEND_CRC) {
         images_finished++;
         result = IMC_PNG_FAST_DONE;
@@ -997,7 +994,7 @@ int imc_png_fast_step(imc_png_fast *fast, const uint8_t *input, size_t length, i
     }
     /* PHASE_HEADER: the next chunk must be another IDAT while the stream goes on, then IEND. */
     if (!collect(fast, 8, input, length, &position)) goto need_input;
-    uint32_t chunk_length = read_be32(fast->collected);
+    uint32_t chunk_length = imc_read_be32(fast->collected);
     const uint8_t *type = fast->collected + 4;
     fast->crc = imc_crc32(0, type, 4);
     if (memcmp(type, "IDAT", 4) == 0 && !fast->stream_ended && chunk_length <= fast->idat_limit) {

@@ -12,9 +12,12 @@ protocol ThumbnailSource {
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image
   /// Hands the encoded bytes to `body` in order, a chunk at a time (never the whole file at once
   /// for a file), with whether it is known to be the last chunk (a decoder can then plan for
-  /// having every byte: ``/ImageCodecs/StreamingDecoder/appendLast(_:)``).
-  func forEachChunk(_ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws(ThumbnailError) -> Void)
-    throws(ThumbnailError)
+  /// having every byte: ``/ImageCodecs/StreamingDecoder/appendLast(_:)``). A file source first
+  /// calls `opened` with the descriptor it reads (open until the last chunk is handed), so that
+  /// the decoder can read that file again rather than whatever its path names by then.
+  func forEachChunk(
+    opened: (_ descriptor: Int32) -> Void, _ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws(ThumbnailError) -> Void
+  ) throws(ThumbnailError)
   /// The whole encoded file, when it can be had (for decodes that rewrite the stream first).
   func contents() -> [UInt8]?
 }
@@ -33,13 +36,14 @@ struct FileSource: ThumbnailSource {
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image {
     try ImageDecoder.decode(contentsOf: file, options: options)
   }
-  func forEachChunk(_ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws(ThumbnailError) -> Void)
-    throws(ThumbnailError)
-  {
+  func forEachChunk(
+    opened: (_ descriptor: Int32) -> Void, _ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws(ThumbnailError) -> Void
+  ) throws(ThumbnailError) {
     let readable: ReadableFile
     do { readable = try ReadableFile(path: file) } catch {
       throw .decode(DecodeError(kind: .io, format: nil, message: error.message, path: file))
     }
+    opened(readable.fileDescriptor)
     var offset = 0
     while true {
       let chunk: [UInt8]
@@ -68,9 +72,9 @@ struct MemorySource<Bytes: ContiguousBytes>: ThumbnailSource {
   func decode(_ options: DecodeOptions) throws(DecodeError) -> Image {
     try ImageDecoder.decode(bytes, options: options)
   }
-  func forEachChunk(_ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws(ThumbnailError) -> Void)
-    throws(ThumbnailError)
-  {
+  func forEachChunk(
+    opened: (_ descriptor: Int32) -> Void, _ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws(ThumbnailError) -> Void
+  ) throws(ThumbnailError) {
     var failure: ThumbnailError? = nil
     bytes.withUnsafeBytes { all in
       var offset = 0

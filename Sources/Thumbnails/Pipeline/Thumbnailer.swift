@@ -201,9 +201,10 @@ public struct Thumbnailer: Sendable {
     let path = source.path
     let stream = try ThumbnailStream(options: options, flattensAlphaForJPEG: flattenAlpha == nil, path: path)
     let decoder = StreamingDecoder(options: stream.decodeOptions, scaleForHeader: stream.scale(for:))
-    if let path { decoder.readsFile(path) }
     do throws(ThumbnailError) {
-      try source.forEachChunk { (chunk, isLast) throws(ThumbnailError) in
+      // The file the chunks come from, by its descriptor (never its path, which may name another
+      // file by the time a hand-back reads it again).
+      try source.forEachChunk(opened: { decoder.readsFile(descriptor: $0) }) { (chunk, isLast) throws(ThumbnailError) in
         do throws(DecodeError) {
           // The last bytes as the last: a large sequential JPEG scan may then be split between two threads.
           if isLast { try decoder.appendLast(chunk) } else { try decoder.append(chunk) }

@@ -69,7 +69,14 @@ public func stream(_ bytes: [UInt8], _ streaming: Streaming, options: DecodeOpti
   throws(DecodeError) -> Image
 {
   let decoder = StreamingDecoder(options: options)
-  if streaming.readsFile { decoder.fuzzingReadsFile(file) }
+  if streaming.readsFile {
+    // The file by its descriptor, as the thumbnailer gives it (the decoder keeps its own duplicate).
+    let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+    if descriptor >= 0 {
+      decoder.fuzzingReadsFile(descriptor: descriptor)
+      close(descriptor)
+    }
+  }
   var image: Image?
   var row = 0
   func take() throws(DecodeError) {
