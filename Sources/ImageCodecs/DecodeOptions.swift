@@ -24,14 +24,10 @@ public struct DecodeOptions: Sendable, Equatable {
   /// FuzzPNGRows fuzzer compare them); this is for those comparisons. `false` by default.
   /// A test hook, not part of the API (`@_spi(Fuzzing)`).
   @_spi(Fuzzing) public var libpngOnly = false
-  /// Whether imgfetch's JPEG engine splits a large sequential scan between two threads even while
-  /// other decodes run in the process (by default only when none does): the tests' way to reach the
-  /// two-thread path whatever runs beside them.
-  package var alwaysSplitsScans = false
-  /// When set, the JPEG engine splits every sequential scan of at least this many bytes between two
-  /// threads, whatever else runs (as ``alwaysSplitsScans`` does for scans of 1 MiB): fuzzing sets it
-  /// small, so that small inputs reach the two threads. Not part of the API.
-  @_spi(Fuzzing) public var smallestSplitScan: Int? = nil
+  /// Whether imgfetch's JPEG engine takes every decode it can, also the 4:2:0 baseline decodes it
+  /// leaves to libjpeg while other decodes run in the process: the tests' and fuzzers' way to reach
+  /// the engine whatever runs beside them. A test hook, not part of the API (`@_spi(Fuzzing)`).
+  @_spi(Fuzzing) public var alwaysUsesJPEGEngine = false
 
   /// Creates options; every argument has the default described on its property.
   /// - Parameters:

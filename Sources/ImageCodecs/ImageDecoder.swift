@@ -304,8 +304,7 @@ extension DecodeOptions {
     request.max_chunk_bytes = UInt64(Swift.max(1, limits.maxChunkBytes))
     request.libjpeg_only = libjpegOnly ? 1 : 0
     request.libpng_only = libpngOnly ? 1 : 0
-    request.always_split = alwaysSplitsScans || smallestSplitScan != nil ? 1 : 0
-    request.split_min_bytes = UInt64(Swift.max(0, smallestSplitScan ?? 0))
+    request.engine_always = alwaysUsesJPEGEngine ? 1 : 0
     return request
   }
 }

@@ -122,7 +122,7 @@ public final class StreamingDecoder {
   }
 
   /// Feeds the last bytes of the file: as ``append(_:)``, and the decoder knows that no more
-  /// follow, so a large JPEG can be decoded by two threads from here on. ``finish()`` must still
+  /// follow, so a JPEG's last rows are decoded from these bytes at once. ``finish()`` must still
   /// be called; no bytes may be appended after this.
   public func appendLast(_ bytes: some ContiguousBytes) throws(DecodeError) {
     try append(bytes, last: true)

@@ -68,8 +68,8 @@ final class ImageValidator: DownloadValidator {
     try takeRows()
   }
 
-  /// A JPEG's decoder may split a large scan between two threads once it has every byte; nothing
-  /// else gains from the rest in one piece.
+  /// A JPEG's decoder makes its last rows as soon as it knows no more bytes come; nothing else
+  /// gains from the rest in one piece.
   var takesTheRestAtOnce: Bool { decoder.header?.format == .jpeg }
 
   /// The rest of the download at once, known to be all of it.

@@ -37,7 +37,7 @@ import Testing
   static func options(_ format: PixelFormatRequest, libjpegOnly: Bool) -> DecodeOptions {
     var options = DecodeOptions(pixelFormat: format, jpegScale: .eighth)
     options.libjpegOnly = libjpegOnly
-    options.alwaysSplitsScans = true  // the two threads, whatever other suites decode meanwhile
+    options.alwaysUsesJPEGEngine = true  // the engine, whatever other suites decode meanwhile
     return options
   }
 
@@ -105,27 +105,10 @@ import Testing
   }
 
   /// The layouts: 4:4:4, 4:2:2, 4:4:0 (vertical upsampling: libjpeg decodes it alone), 4:2:0, and
-  /// 4:2:0 with restart markers every 8 MCUs (no second thread: the scan is split by its markers).
+  /// 4:2:0 with restart markers every 8 MCUs.
   static let layouts: [(name: String, horizontal: Int, vertical: Int, restart: Int)] = [
     ("444", 1, 1, 0), ("422", 2, 1, 0), ("440", 1, 2, 0), ("420", 2, 2, 0), ("420-restarts", 2, 2, 8),
   ]
-
-  /// The two-thread path alone (run under ThreadSanitizer too: scripts/sanitizers/thread-tests): a
-  /// large 4:2:0 photo from memory, intact and with a byte changed in the far half.
-  @Test func twoThreadsOnOneScanGiveLibjpegsPixelsAndVerdict() throws {
-    let image = try Self.photoLike(width: 1900, height: 1400, seed: 7)
-    let jpeg = try ImageEncoder.encodeJPEG(image, quality: 92, lumaSampling: (2, 2), restartInterval: 0)
-    var damaged = jpeg
-    damaged[jpeg.count * 3 / 4] ^= 0x5A
-    if damaged[jpeg.count * 3 / 4] == 0xFF { damaged[jpeg.count * 3 / 4] = 0xFE }
-    for (label, bytes) in [("intact", jpeg), ("damaged", damaged)] {
-      let before = JPEGEngineCounts.current()
-      let ours = Outcome(StreamingDecoderTests.oneCall(bytes, options: Self.options(.source, libjpegOnly: false)))
-      #expect(JPEGEngineCounts.current().splits - before.splits == 1, "\(label): the scan was split")
-      let libjpeg = Outcome(StreamingDecoderTests.oneCall(bytes, options: Self.options(.source, libjpegOnly: true)))
-      #expect(ours == libjpeg, "\(label): \(ours), libjpeg alone: \(libjpeg)")
-    }
-  }
 
   @Test(arguments: layouts.map(\.name))
   func aLargeJPEGIntactAndDamagedDecodesAsLibjpegDoes(_ layout: String) async throws {

@@ -69,8 +69,8 @@ imc_stream *imc_stream_create(const imc_request *request);
 int32_t imc_stream_set_source_file(imc_stream *stream, int32_t descriptor);
 /* Appends bytes and decodes what they allow. Returns IMC_OK or the error (which sticks). */
 int32_t imc_stream_append(imc_stream *stream, const uint8_t *data, size_t length, imc_status *status);
-/* As imc_stream_append, for the last bytes: decoding knows no more follow (a large JPEG scan can
- * then be split between two threads). imc_stream_finish must still be called. */
+/* As imc_stream_append, for the last bytes: decoding knows no more follow (a JPEG's last rows are
+ * then decoded at once). imc_stream_finish must still be called. */
 int32_t imc_stream_append_last(imc_stream *stream, const uint8_t *data, size_t length, imc_status *status);
 /* JPEG in IMC_STREAM_HEADER_READY: decode at scale_eighths/8 (checked against the limits), then go on. */
 int32_t imc_stream_start(imc_stream *stream, int32_t scale_eighths, imc_status *status);

@@ -2,13 +2,12 @@
  * hand-over to libjpeg when it gives up.
  *
  * Which decodes the engine takes was decided by measurement (benchmarks/README.md, "JPEG paths"):
- *   - progressive Huffman JPEGs at 1/8 and 1/4: 1.2x to 2.4x libjpeg, which decodes their scans a
+ *   - progressive Huffman JPEGs at 1/8 and 1/4, faster than libjpeg, which decodes their scans a
  *     byte at a time and (at 1/8) keeps all 64 coefficients of blocks whose output is one sample;
  *   - sequential (baseline) JPEGs at 1/8, where most of the work is skipping AC coefficients that
- *     libjpeg decodes one code at a time on its checked path (1.1x to 1.2x libjpeg's CPU for 4:4:4
- *     and 4:2:2), and a large scan can be split between two threads; except 4:2:0 (chroma made by
- *     a 2x2 inverse DCT) while other decodes run: there the engine is 0.9x libjpeg and no second
- *     core is free for the split, so libjpeg decodes;
+ *     libjpeg decodes one code at a time on its checked path; except 4:2:0 (chroma made by a 2x2
+ *     inverse DCT) while other decodes run: there libjpeg's SIMD inverse DCT is faster, so libjpeg
+ *     decodes;
  *   - validations (no pixels) at those scales.
  * Everything else (full size, 1/2, sequential at 1/4, CMYK, arithmetic coding, lenient decodes) is
  * libjpeg's alone. Whatever the engine takes, libjpeg has read the header first (the limits, EXIF,
@@ -49,7 +48,7 @@ int imc_jpeg_engine_wanted(const struct imc_jpeg_session *session, const imc_dec
   if (cinfo->jpeg_color_space != JCS_GRAYSCALE && cinfo->jpeg_color_space != JCS_YCbCr) return 0;
   int pays = cinfo->progressive_mode ? scale_eighths == 1 || scale_eighths == 2 : scale_eighths == 1;
   if (!pays) return 0;
-  if (!cinfo->progressive_mode && !decoder->request.always_split && imc_busy_count() > 1 &&
+  if (!cinfo->progressive_mode && !decoder->request.engine_always && imc_busy_count() > 1 &&
       chroma_by_larger_idct(cinfo, decoder->info.output_layout))
     return 0;
   int output;
@@ -64,11 +63,6 @@ int imc_jpeg_engine_wanted(const struct imc_jpeg_session *session, const imc_dec
   request->output = output;
   request->discard_pixels = discard;
   request->max_scans = session->max_scans;
-  /* A second thread only when this is the only decode at work (it then takes a free core). */
-  request->split = decoder->request.always_split ? IMC_JPEG_ENGINE_SPLIT_ALWAYS
-                   : imc_busy_count() <= 1       ? IMC_JPEG_ENGINE_SPLIT_LARGE
-                                                 : IMC_JPEG_ENGINE_SPLIT_NEVER;
-  request->split_min_bytes = decoder->request.split_min_bytes;
   return 1;
 }
 

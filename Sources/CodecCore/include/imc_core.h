@@ -61,9 +61,9 @@ int32_t imc_exif_orientation(const uint8_t *tiff, size_t length);
 /* Releases an encoder's buffer. NULL and an empty buffer are allowed. */
 void imc_buffer_free(imc_buffer *buffer);
 
-/* Decodes at work in the process (pull decoders open, streams not yet done or failed): a JPEG scan
- * is split between two threads only when its decoder is the only one, so that it takes a core no
- * other decode uses. `busy` is the decoder's own mark, so it is counted once. */
+/* Decodes at work in the process (pull decoders open, streams not yet done or failed): imgfetch's
+ * JPEG engine leaves a 4:2:0 baseline decode at 1/8 to libjpeg (whose SIMD inverse DCT is faster)
+ * while others run. `busy` is the decoder's own mark, so it is counted once. */
 void imc_busy_enter(int *busy);
 void imc_busy_leave(int *busy);
 int imc_busy_count(void);

@@ -84,12 +84,10 @@ typedef struct {
   uint64_t max_chunk_bytes; /* PNG: largest ancillary chunk (decompressed) libpng may allocate */
   int32_t libjpeg_only;     /* nonzero: libjpeg decodes every JPEG scan, also where imgfetch's own
                                JPEG engine would (tests compare them) */
-  int32_t always_split;     /* nonzero: imgfetch's JPEG engine splits a large sequential scan between
-                               two threads even while other decodes run (tests, fuzzing) */
+  int32_t engine_always;    /* nonzero: imgfetch's JPEG engine takes every decode it can, also those
+                               it leaves to libjpeg while other decodes run (tests, fuzzing) */
   int32_t libpng_only;      /* nonzero: libpng reads every PNG row itself, also where imgfetch's
                                own image-data path would (tests compare the two) */
-  uint64_t split_min_bytes; /* the smallest scan the JPEG engine splits; 0: 1 MiB (fuzzing sets it
-                               small, with always_split, so that small inputs reach the split) */
 } imc_request;
 
 /* What the header says, and what the decoder will produce. */

@@ -6,6 +6,5 @@ static _Thread_local imc_jpeg_engine_counts counts;
 
 void imc_jpeg_count_scan(void) { counts.scans++; }
 void imc_jpeg_count_give_up(void) { counts.given_up++; }
-void imc_jpeg_count_split(void) { counts.splits++; }
 void imc_jpeg_count_dc_only(void) { counts.dc_only++; }
 void imc_jpeg_engine_counts_of_thread(imc_jpeg_engine_counts *out) { *out = counts; }

@@ -336,7 +336,6 @@ int imc_jpeg_restart(bit_reader *r, int *restarting, unsigned *next_restart, con
 /* Thread-local counts (jpeg_counts.c). */
 void imc_jpeg_count_scan(void);
 void imc_jpeg_count_give_up(void);
-void imc_jpeg_count_split(void);
 void imc_jpeg_count_dc_only(void);
 
 /* Bytes an MCU may start with: ten blocks of 64 coefficients at 32 bits each, every byte stuffed,
@@ -350,7 +349,8 @@ uintptr_t imc_jpeg_safe_limit(const uint8_t *from, const uint8_t *end, int eof);
 /* imc_jpeg_safe_limit, looked for only when needed: an MCU that starts MCU_MARGIN bytes or more
  * before the end may start whatever the tail holds, so the tail is searched for a marker only once
  * the reader passes that point (a sequential scan steps once per MCU row, and searching the tail at
- * every step cost 5-8% of a large baseline thumbnail's instructions). Same answers. */
+ * every step was a measurable share of a large baseline thumbnail's instructions: benchmarks/README.md).
+ * Same answers. */
 typedef struct {
   const uint8_t *from, *end;
   int eof, searched;

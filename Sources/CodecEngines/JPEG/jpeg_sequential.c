@@ -76,14 +76,10 @@ imc_jpeg_sequential *imc_jpeg_sequential_create(frame_info *frame, const scan_he
   s->block_count = block;
   s->restart_interval = frame->restart_interval;
   s->restarts_to_go = frame->restart_interval;
-  s->split_mode = request->split;
-  s->split_min_bytes = request->split_min_bytes ? request->split_min_bytes : (uint64_t)1 << 20;
   return s;
 }
 
 void imc_jpeg_sequential_destroy(imc_jpeg_sequential *s) {
-  if (!s) return;
-  imc_jpeg_split_destroy(s->split);
   free(s);
 }
 
@@ -137,8 +133,6 @@ int imc_jpeg_sequential_step(imc_jpeg_sequential *s, const uint8_t *input, size_
     *reason = "the scan is over";
     return STEP_GIVE_UP;
   }
-  if (eof && !s->split_tried && s->split_mode != IMC_JPEG_ENGINE_SPLIT_NEVER)
-    imc_jpeg_split_start(s, input, length, *position);
   mcu_start_limit safe;
   mcu_start_limit_reset(&safe, r->next, r->end, eof);
   while (s->mcu_x < s->mcus_per_row) {
@@ -154,16 +148,6 @@ int imc_jpeg_sequential_step(imc_jpeg_sequential *s, const uint8_t *input, size_
         goto out;
       }
       mcu_start_limit_reset(&safe, r->next, r->end, eof);
-    }
-    if (s->split && !s->replaying) imc_jpeg_split_look_for_meeting(s);
-    if (s->replaying) {
-      if (!imc_jpeg_split_replay_mcu(s)) {
-        *reason = "the second thread's record of an MCU failed";
-        result = STEP_GIVE_UP;
-        goto out;
-      }
-      s->mcu_x++;
-      continue;
     }
     if (!mcu_may_start(&safe, r)) {
       result = STEP_INPUT;
@@ -183,11 +167,9 @@ int imc_jpeg_sequential_step(imc_jpeg_sequential *s, const uint8_t *input, size_
   s->mcu_x = 0;
   s->mcu_y++;
   if (s->mcu_y >= s->mcu_rows) {
-    /* After replaying, the thread's reader ends where the data does. */
-    if (s->split) imc_jpeg_split_join(s->split, !s->replaying);
-    if (s->replaying) imc_jpeg_split_take_over_reader(s);
     drop_bits(r);
     s->finished = 1;
+    imc_jpeg_count_scan();
   }
   result = STEP_ROWS;
 out:

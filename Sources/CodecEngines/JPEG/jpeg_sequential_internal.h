@@ -1,5 +1,5 @@
-/* The sequential scan decoder's state, shared by jpeg_sequential.c and its two-thread split
- * (jpeg_split.c). Internal to the engine. */
+/* The sequential scan decoder's state and its per-block steps (jpeg_sequential.c). Internal to the
+ * engine. */
 #ifndef IMC_JPEG_SEQUENTIAL_INTERNAL_H
 #define IMC_JPEG_SEQUENTIAL_INTERNAL_H
 
@@ -39,13 +39,7 @@ struct imc_jpeg_sequential {
   uint32_t mcu_x, mcu_y;
   unsigned restart_interval, restarts_to_go, next_restart;
   int restarting; /* looking for a restart marker (the bits were dropped) */
-  /* A second thread on the far half of the scan (jpeg_split.c), once started. */
-  struct split_state *split;
-  int split_tried;
-  int replaying; /* the threads met: MCUs come from the second thread's records */
   int finished; /* every MCU decoded */
-  int split_mode;
-  uint64_t split_min_bytes;
 };
 
 /* Decodes one block: its DC difference, and its AC coefficients into `block` (zeroed by the caller)
@@ -135,18 +129,5 @@ static inline int make_samples(imc_jpeg_sequential *s, const block_plan *plan, i
   block[0] = dc;
   return imc_jpeg_idct(plan->scaled, block, component->quant, at, stride);
 }
-
-/* The two-thread path (jpeg_split.c), as the first thread uses it. */
-/* When every byte is here: may start the second thread. */
-void imc_jpeg_split_start(imc_jpeg_sequential *s, const uint8_t *input, size_t length, size_t position);
-/* Before each MCU: whether it starts where one of the second thread's did (then `replaying`). */
-void imc_jpeg_split_look_for_meeting(imc_jpeg_sequential *s);
-/* One MCU from the second thread's records; 0 to give up. */
-int imc_jpeg_split_replay_mcu(imc_jpeg_sequential *s);
-/* After the last replayed MCU: the reader takes the second's place at the data's end. */
-void imc_jpeg_split_take_over_reader(imc_jpeg_sequential *s);
-/* Waits for the second thread; `stop`: tells it to stop first. */
-void imc_jpeg_split_join(struct split_state *split, int stop);
-void imc_jpeg_split_destroy(struct split_state *split);
 
 #endif

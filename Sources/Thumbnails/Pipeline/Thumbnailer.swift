@@ -206,7 +206,7 @@ public struct Thumbnailer: Sendable {
       // file by the time a hand-back reads it again).
       try source.forEachChunk(opened: { decoder.readsFile(descriptor: $0) }) { (chunk, isLast) throws(ThumbnailError) in
         do throws(DecodeError) {
-          // The last bytes as the last: a large sequential JPEG scan may then be split between two threads.
+          // The last bytes as the last: a JPEG's last rows are then decoded at once.
           if isLast { try decoder.appendLast(chunk) } else { try decoder.append(chunk) }
         } catch { throw .decode(error) }
         try stream.consumeRows(from: decoder)

@@ -10,10 +10,8 @@ import FuzzSupport
 /// picks the options: bits 0-1 the pixel format (source, rgba8, gray8, rgb8: the engine's three
 /// outputs), bit 2 the scale (1/8 or 1/4, the two the engine takes), bit 3 whether the last piece
 /// is appended as the last, bit 4 whether the stream reads the file (as a file's thumbnail does),
-/// bits 5-7 the largest piece (see `Streaming`). Every sequential scan of 64 bytes or more is split
-/// between two threads (`smallestSplitScan`), so that fuzzing reaches the split on small inputs;
-/// built with ThreadSanitizer (`scripts/fuzz --thread FuzzJPEGEngine`) the two threads are checked
-/// for races too.
+/// bits 5-7 the largest piece (see `Streaming`). The engine takes every decode it can
+/// (`alwaysUsesJPEGEngine`), also the 4:2:0 baseline ones it leaves to libjpeg while other decodes run.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJPEGEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let input = UnsafeBufferPointer(start: data, count: size)
@@ -23,7 +21,7 @@ public func fuzzJPEGEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let scale: JPEGScale = control & 4 == 0 ? .eighth : .quarter
   var options = DecodeOptions(
     pixelFormat: format, limits: DecodeLimits(maxPixels: 1 << 22, maxJPEGScans: 64), jpegScale: scale)
-  options.smallestSplitScan = 64
+  options.alwaysUsesJPEGEngine = true
   var alone = options
   alone.libjpegOnly = true
   let streaming = Streaming(

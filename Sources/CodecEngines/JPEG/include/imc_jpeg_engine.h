@@ -19,7 +19,7 @@
  *
  * Between calls the caller may move the bytes (the engine keeps offsets, never pointers), but it
  * must keep every byte from `position` on. Once `eof` is given, `input` must stay in place until
- * the engine is destroyed (a second thread may read it).
+ * the engine is destroyed.
  */
 #ifndef IMC_JPEG_ENGINE_H
 #define IMC_JPEG_ENGINE_H
@@ -44,21 +44,11 @@ enum {
   IMC_JPEG_ENGINE_RGBA = 4,
 };
 
-/* Whether a second thread may decode the far half of a large sequential scan. */
-enum {
-  IMC_JPEG_ENGINE_SPLIT_NEVER = 0,
-  IMC_JPEG_ENGINE_SPLIT_LARGE = 1,  /* a scan of split_min_bytes or more, once every byte is here */
-  IMC_JPEG_ENGINE_SPLIT_ALWAYS = 2, /* any scan of split_min_bytes or more, even without restart-free data
-                                       being large (tests and fuzzing: set split_min_bytes small) */
-};
-
 typedef struct {
   int32_t scale_eighths;  /* 1 (1/8) or 2 (1/4): the output is this many eighths of the stored size */
   int32_t output;         /* IMC_JPEG_ENGINE_GRAY, _RGB or _RGBA */
   int32_t discard_pixels; /* nonzero: the verdict only, no rows (a validation) */
   int32_t max_scans;      /* more scans than this: give up (libjpeg reports the limit) */
-  int32_t split;          /* IMC_JPEG_ENGINE_SPLIT_* */
-  uint64_t split_min_bytes; /* 0: 1 MiB */
   uint64_t max_memory;      /* the most the engine allocates for one image; 0: 1 GiB. Over: give up */
 } imc_jpeg_engine_request;
 
@@ -92,10 +82,10 @@ const char *imc_jpeg_engine_reason(const imc_jpeg_engine *engine);
 
 void imc_jpeg_engine_destroy(imc_jpeg_engine *engine);
 
-/* This thread's counts since it started: scans decoded, decodes given up, images whose 1x1
- * components were decoded DC-only, sequential scans split between two threads. */
+/* This thread's counts since it started: scans decoded to their end (sequential and progressive),
+ * decodes given up, images whose 1x1 components were decoded DC-only. */
 typedef struct {
-  uint64_t scans, given_up, dc_only, splits;
+  uint64_t scans, given_up, dc_only;
 } imc_jpeg_engine_counts;
 void imc_jpeg_engine_counts_of_thread(imc_jpeg_engine_counts *counts);
 
