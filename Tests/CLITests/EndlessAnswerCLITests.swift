@@ -9,7 +9,7 @@ import Testing
 /// the documented exit code and one clear line. Before the fix the first two ran until the server
 /// gave up (60 s, tens of MB read) and the drip was never timed out; the hang guard (60 s) fails
 /// them then rather than letting them hang.
-@Suite(.timeLimit(.minutes(5))) struct EndlessAnswerCLITests {
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(5))) struct EndlessAnswerCLITests {
   /// Far above the 3 s each takes, below the server's own 60 s.
   static let bound = Duration.seconds(25)
 

@@ -208,10 +208,11 @@ def main():
     failures = []
     deadline = time.monotonic() + args.minutes * 60 if args.minutes else None
     counter = iter(range(10 ** 9))
+    replaying = bool(args.replay)
 
     def next_seed():
         with lock:
-            if args.replay:
+            if replaying:
                 return args.replay.pop(0) if args.replay else None
             i = next(counter)
             if args.runs and i >= args.runs:

@@ -14,6 +14,8 @@ Fixed paths:
     /fixed/error-endless-close  500 with a body delimited by the connection's close, never ending
     /fixed/drip                 200, Content-Length 100000, one byte a second
     /fixed/redirect-drip        302 to /fixed/image.png, its body one byte a second
+    /fixed/garbage-cut          200, 95 bytes of no image announced as 47170, then the connection closes
+    /fixed/gzip-always          200, the PNG gzip-encoded whatever the request's Accept-Encoding
 (anything after the name is ignored: /fixed/error-endless/classes/Photo/x is /fixed/error-endless)
 Random paths:
     /r/<seed>/<hop>             an answer drawn from random.Random("<seed>/<hop>/<n>"), where n counts
@@ -123,6 +125,17 @@ def fixed(answer, path):
             answer.head(500, "Internal Server Error", [("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked")])
             answer.send(b"16\r\nthe server is on fire\n\r\n")
             answer.endless_chunks()
+    elif path == "/fixed/garbage-cut":
+        # Campaign seed c1-206: no image, announced longer than it is, then the connection closes.
+        answer.head(200, "OK", [("Content-Type", "image/png"), ("Content-Length", 47170)])
+        answer.send(bytes(random.Random(206).getrandbits(8) for _ in range(95)))
+    elif path == "/fixed/gzip-always":
+        # Campaign seed c1-230: encoded even when the request asks for identity (a resume).
+        body = gzip.compress(PNG)
+        answer.head(200, "OK", [("Content-Type", "image/png"), ("Content-Encoding", "gzip"),
+                                ("Content-Length", len(body))])
+        answer.send(body)
+        return True
     elif path == "/fixed/drip":
         answer.head(200, "OK", [("Content-Type", "image/png"), ("Content-Length", 100000)])
         answer.drip(PNG + b"\0" * (100000 - len(PNG)), 1.0)

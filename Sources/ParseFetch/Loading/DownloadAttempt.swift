@@ -91,6 +91,11 @@ final class DownloadAttempt: HTTPReceiver {
       return (state.verdict ?? finish(result, state), state.consumer)
     }
     guard case .complete = outcome, let consumer else {
+      // What is kept for a resume must be worth resuming: the consumer judges the bytes it has not
+      // seen yet (a body of garbage cut short by the connection is no image, and is not kept).
+      if case .failed(let error) = outcome, error.keepsPartialData, let consumer {
+        return consumer.settle { rejection in reply(rejection.map { .rejected($0) } ?? outcome) }
+      }
       consumer?.abandon()
       return reply(outcome)
     }
