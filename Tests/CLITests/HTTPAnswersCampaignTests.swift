@@ -41,4 +41,19 @@ import Testing
     }
     #expect(left.isEmpty, "\(left)")
   }
+
+  /// Seed c1-2864: an error status whose body is a JPEG put its bytes, NULs and control
+  /// characters included, into the message, and so onto the terminal. A body that is not text now
+  /// gives no excerpt: the status alone.
+  @Test func anErrorWhoseBodyIsNoTextIsTheStatusAlone() async throws {
+    let server = try await AnswersServer()
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let url = server.url("/fixed/error-binary")
+    let result = try await runProcessOffThePool(
+      Fixtures.productsDirectory.appendingPathComponent("imgfetch").path,
+      [url.absoluteString, "--retries", "0", "--cache-dir", cache.path], limit: .seconds(60))
+    #expect(result.status == 3, "\(result.stderrText)")
+    #expect(result.stderrText == "imgfetch: \(url) answered HTTP 503; check access to the file\n", "\(result.stderrText)")
+  }
 }

@@ -13,7 +13,8 @@ third of the runs fetch twice into it, which exercises resumes and warm hits). A
 - it ends within a bound: (retries + 1) x (max-time + backoff) plus slack;
 - its exit code is one of the documented ones that a fetch can give: 0, 2, 3 or 4;
 - stderr is one `imgfetch: ` line per failed item (plus the closing count when there were several),
-  and nothing else: no libcurl, runtime or sanitizer noise;
+  and nothing else: no libcurl, runtime or sanitizer noise, no control character or invalid UTF-8
+  (a server's bytes reaching the terminal);
 - stdout has one line per item that succeeded;
 - the cache holds no entry that `imgfetch verify` refuses, no `.part` unless that run failed, and no
   `.part` that is not the start of an image the server serves (or of a body it sends);
@@ -129,6 +130,9 @@ def check_output(status, out, err, items):
     lines = [line for line in err.split("\n") if line]
     outs = [line for line in out.split("\n") if line]
     noise = [line for line in lines if not LINE.match(line)]
+    unprintable = [line for line in lines if "\ufffd" in line or any(ord(c) < 32 and c != "\t" or 127 <= ord(c) < 160 for c in line)]
+    if unprintable:
+        problems.append("stderr holds control characters or invalid UTF-8: %r" % unprintable[0][:200])
     if noise:
         problems.append("stderr noise: %r" % noise[:3])
     summary = [line for line in lines if SUMMARY.match(line)]

@@ -16,6 +16,7 @@ Fixed paths:
     /fixed/redirect-drip        302 to /fixed/image.png, its body one byte a second
     /fixed/garbage-cut          200, 95 bytes of no image announced as 47170, then the connection closes
     /fixed/gzip-always          200, the PNG gzip-encoded whatever the request's Accept-Encoding
+    /fixed/error-binary         503 whose body is a JPEG
 (anything after the name is ignored: /fixed/error-endless/classes/Photo/x is /fixed/error-endless)
 Random paths:
     /r/<seed>/<hop>             an answer drawn from random.Random("<seed>/<hop>/<n>"), where n counts
@@ -135,6 +136,12 @@ def fixed(answer, path):
         answer.head(200, "OK", [("Content-Type", "image/png"), ("Content-Encoding", "gzip"),
                                 ("Content-Length", len(body))])
         answer.send(body)
+        return True
+    elif path == "/fixed/error-binary":
+        # Campaign seed c1-2864: an error status whose body is an image, not text.
+        name, data = IMAGES[-1]
+        answer.head(503, "Service Unavailable", [("Content-Type", "image/jpeg"), ("Content-Length", len(data))])
+        answer.send(data)
         return True
     elif path == "/fixed/drip":
         answer.head(200, "OK", [("Content-Type", "image/png"), ("Content-Length", 100000)])
