@@ -37,7 +37,8 @@ public final class ImageFetcher: Sendable {
   ///   - cache: The cache (a ``/ParseFetch/DiskCache`` or another ``/ParseFetch/FileCaching``); the
   ///     default directory when nil.
   ///   - downloader: What downloads misses (a ``/ParseFetch/Downloader``, or another
-  ///     ``/ParseFetch/DataLoading``).
+  ///     ``/ParseFetch/DataLoading``). The Parse REST requests take a `Downloader`'s idle timeout,
+  ///     speed floor and deadline (``/ParseFetch/Downloader/Options``), else the defaults.
   ///   - decodeOptions: Options of the validating decode.
   ///   - maxConcurrentDecodes: How many downloads are decoded at once; one per active core when nil.
   /// - Throws: ``ImageFetchError/cache(_:)`` when the cache directory cannot be created.
@@ -52,7 +53,13 @@ public final class ImageFetcher: Sendable {
     } else {
       do { store = try DiskCache() } catch { throw .cache(error) }
     }
-    self.client = configuration.map { ParseClient(configuration: $0) }
+    // The REST requests keep the downloader's clocks (idle timeout, speed floor, deadline).
+    let clocks = (downloader as? Downloader)?.options ?? Downloader.Options()
+    self.client = configuration.map {
+      ParseClient(
+        configuration: $0, timeout: clocks.idleTimeout, minimumSpeed: clocks.minimumSpeed,
+        maximumDuration: clocks.maximumDuration)
+    }
     self.decodeOptions = decodeOptions
     let slots = maxConcurrentDecodes.map { DecodeSlots(count: $0) } ?? .perCore()
     self.slots = slots

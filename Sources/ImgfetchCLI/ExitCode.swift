@@ -6,7 +6,8 @@ public enum ExitCode: Int32, Sendable {
   case usage = 1
   /// A batch finished, but some items failed (each is reported).
   case someItemsFailed = 2
-  /// A network or server error.
+  /// A network or server error: an error status, a lost connection, or a transfer that was silent
+  /// (`--timeout`), too slow (`--min-speed`) or too long (`--max-time`).
   case networkError = 3
   /// A file is not a valid image (corrupt, truncated, unsupported, or over a limit), or the data
   /// names no image: a Parse column that is missing or holds something else than a file, a Parse

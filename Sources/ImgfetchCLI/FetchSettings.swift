@@ -61,6 +61,8 @@ struct FetchSettings: Sendable {
     }
     if let value = invocation.network.maxBytes { downloader.maximumBytes = Int64(value) }
     if let value = invocation.network.timeout { downloader.idleTimeout = value }
+    if let value = invocation.network.minSpeed { downloader.minimumSpeed = value }
+    if let value = invocation.network.maxTime { downloader.maximumDuration = value }
     if let value = invocation.network.retries { downloader.retryPolicy.maxAttempts = value + 1 }
   }
 }

@@ -4,6 +4,8 @@
 enum NumericOption {
   /// Ranges of the numeric options, in one place for the parser and `--help`.
   static let timeout: ClosedRange<Double> = 0.001...86_400
+  static let minSpeed: ClosedRange<Int> = 0...(1 << 40)
+  static let maxTime: ClosedRange<Double> = 0...604_800
   static let maxAge: ClosedRange<Double> = 0...315_360_000
   static let retries: ClosedRange<Int> = 0...100
   static let jobs: ClosedRange<Int> = 1...256

@@ -198,12 +198,17 @@ public struct ParseOptions: OptionValues {
   }
 }
 
-/// `--max-bytes`, `--timeout`, `--retries`, each checked against its finite range.
+/// `--max-bytes`, `--timeout`, `--min-speed`, `--max-time`, `--retries`, each checked against its
+/// finite range.
 public struct NetworkOptions: OptionValues {
   /// Largest download in bytes, when given.
   public var maxBytes: Int?
   /// Idle timeout in seconds, when given.
   public var timeout: Double?
+  /// Speed floor in bytes a second (0: none), when given.
+  public var minSpeed: Int?
+  /// Longest time one request may take in seconds (0: no limit), when given.
+  public var maxTime: Double?
   /// Retries, when given.
   public var retries: Int?
 
@@ -214,6 +219,12 @@ public struct NetworkOptions: OptionValues {
     }
     if let text = parsed.value("timeout") {
       timeout = try NumericOption.seconds(text, option: "timeout", in: NumericOption.timeout)
+    }
+    if let text = parsed.value("min-speed") {
+      minSpeed = try NumericOption.integer(text, option: "min-speed", in: NumericOption.minSpeed)
+    }
+    if let text = parsed.value("max-time") {
+      maxTime = try NumericOption.seconds(text, option: "max-time", in: NumericOption.maxTime)
     }
     if let text = parsed.value("retries") {
       retries = try NumericOption.integer(text, option: "retries", in: NumericOption.retries)

@@ -66,6 +66,12 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           "timeout", value: true, valueName: "S",
           help: "seconds without data before a transfer fails (default 30, at most 86400)"),
         OptionSpec(
+          "min-speed", value: true, valueName: "B",
+          help: "bytes/s a transfer must average over each --timeout window (default 1024, 0 none)"),
+        OptionSpec(
+          "max-time", value: true, valueName: "S",
+          help: "seconds one request may take in all, redirects included (default 600, 0 none)"),
+        OptionSpec(
           "retries", value: true, valueName: "N", help: "retries after a connection error, 5xx or 429 (default 3)"),
       ]
     case .cache:

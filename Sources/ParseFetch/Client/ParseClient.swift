@@ -19,6 +19,10 @@ public final class ParseClient: Sendable {
   public let retryPolicy: RetryPolicy
   /// How long a request may stay silent.
   let timeout: Duration
+  /// The speed floor in bytes a second (0: none), averaged over windows of ``timeout``.
+  let minimumSpeed: Int
+  /// How long one request (its redirects included) may take, or nil.
+  let deadline: Duration?
   /// The REST headers, which go only to the server's own origin.
   let credentials: ScopedHeaders
 
@@ -29,14 +33,21 @@ public final class ParseClient: Sendable {
   /// - Parameters:
   ///   - configuration: The server and credentials.
   ///   - retryPolicy: When to retry transient failures.
-  ///   - timeout: The idle timeout for one request, in seconds.
+  ///   - timeout: The idle timeout for one request, in seconds; also the window of the speed floor.
+  ///   - minimumSpeed: The speed floor in bytes a second, 0 for none: a request whose answer brings
+  ///     less than `minimumSpeed × timeout` bytes in a window of `timeout` seconds fails with
+  ///     ``ConnectionError/Kind/tooSlow``.
+  ///   - maximumDuration: The longest one request may take, in seconds, 0 for no limit; past it, it
+  ///     fails with ``ConnectionError/Kind/deadlineExceeded``. Both failures are retried.
   public init(
     configuration: ParseConfiguration, retryPolicy: RetryPolicy = .standard,
-    timeout: TimeInterval = 30
+    timeout: TimeInterval = 30, minimumSpeed: Int = 1024, maximumDuration: TimeInterval = 600
   ) {
     self.configuration = configuration
     self.retryPolicy = retryPolicy
     self.timeout = .milliseconds(Int((timeout * 1000).rounded(.up)))
+    self.minimumSpeed = max(0, minimumSpeed)
+    deadline = maximumDuration > 0 ? .milliseconds(Int((maximumDuration * 1000).rounded(.up))) : nil
     credentials = ScopedHeaders(fields: configuration.restHeaders, origin: Origin(configuration.serverURL))
   }
 
@@ -79,13 +90,16 @@ public final class ParseClient: Sendable {
     let credentials = credentials
     let request = HTTPRequest(
       url: url, fields: credentials.fields(for: url),
-      redirects: RedirectRule { credentials.allows($0) ? credentials.fields(for: $0) : nil }, idleTimeout: timeout)
+      redirects: RedirectRule { credentials.allows($0) ? credentials.fields(for: $0) : nil }, idleTimeout: timeout,
+      minimumSpeed: minimumSpeed, deadline: deadline)
     let body = ResponseBody(limit: Self.maximumBodyBytes)
     let head: HTTPResponseHead
     switch await HTTPExchange(request, receiver: body).run() {
     case .complete(let complete): head = complete
     case .cancelled: throw CancellationError()
     case .failed(let error, _): return .failure(.connection(url: url.redactedForLog, error))
+    case .stopped where body.contents.errorCut:  // an error answer, cut once its message was kept
+      head = body.contents.head ?? HTTPResponseHead(status: 0, fields: [])
     case .stopped:
       let received = body.contents.head
       return .failure(

@@ -31,8 +31,18 @@ extension ParseError {
     }
   }
 
-  /// A short, single-line piece of a non-JSON body: an HTML page's title, or its first text.
+  /// A short, single-line piece of a non-JSON body: an HTML page's title, or its first text; empty
+  /// for a body that is not text (invalid UTF-8 or control characters, such as an image sent with
+  /// an error status), which would otherwise reach the terminal as it is.
   static func excerpt(of body: [UInt8]) -> String {
+    let piece = textExcerpt(of: body)
+    let isText = piece.unicodeScalars.allSatisfy { scalar in
+      scalar != "\u{FFFD}" && (scalar == "\t" || scalar.properties.generalCategory != .control)
+    }
+    return isText ? String(piece.prefix(120)) : ""
+  }
+
+  private static func textExcerpt(of body: [UInt8]) -> String {
     let text = String(decoding: body.prefix(4096), as: UTF8.self)
     let bytes = Array(text.utf8)
     // ASCII letters lower-cased byte for byte, so offsets in `lower` are offsets in `bytes`.
@@ -46,3 +56,4 @@ extension ParseError {
     return String(line.prefix(120))
   }
 }
+

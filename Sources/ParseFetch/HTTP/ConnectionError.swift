@@ -17,6 +17,11 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
     case connectionLost
     /// Nothing arrived for longer than the idle timeout.
     case timedOut
+    /// The answer came slower than the speed floor (bytes a second, averaged over a window of the
+    /// idle timeout's length).
+    case tooSlow
+    /// The exchange (its redirects included) took longer than its deadline.
+    case deadlineExceeded
     /// TLS failed: the handshake, the certificate, or a server that does not speak TLS.
     case secureConnectionFailed
     /// The server's answer could not be read (bad framing, content encoding or HTTP/2 error).

@@ -12,14 +12,19 @@ import SystemFiles
 ///
 /// The answer's head and body go to the ``HTTPReceiver`` as they arrive. A redirect (301, 302, 303,
 /// 307, 308 with a `Location` to http or https) is followed when the request's ``RedirectRule``
-/// gives the next request's fields, up to 20 in a row; otherwise the redirect is the answer. The
-/// exchange fails when nothing arrives for the idle timeout, and ends at once, with
-/// ``HTTPOutcome/cancelled``, when its task (or ``cancel()``) cancels it.
+/// gives the next request's fields, up to 20 in a row; otherwise the redirect is the answer. A
+/// followed redirect's body is read to at most 64 KiB (so that a short one leaves the connection
+/// reusable), then the hop is dropped and the redirect followed. The exchange fails when nothing
+/// arrives for the idle timeout, when the answer comes slower than the request's speed floor, or at
+/// its deadline (``TransferPace``), and ends at once, with ``HTTPOutcome/cancelled``, when its task
+/// (or ``cancel()``) cancels it.
 final class HTTPExchange: @unchecked Sendable {
   /// The most redirects followed in a row.
   static let maximumRedirects = 20
   /// The most bytes of header lines one answer may have.
   static let maximumHeadBytes = 256 << 10
+  /// The most bytes of a followed redirect's body read before its hop is dropped.
+  static let maximumRedirectBodyBytes = 64 << 10
 
   let request: HTTPRequest
   let receiver: any HTTPReceiver
@@ -46,8 +51,12 @@ final class HTTPExchange: @unchecked Sendable {
   private var next: (url: URL, fields: [HeaderField])?
   private var stoppedByReceiver = false
   private var headTooLarge = false
-  /// When the last byte (or the hop's start) came, for the idle timeout.
-  private(set) var lastActivity = ContinuousClock.now
+  /// The bytes of the current redirect's body read so far, and whether the hop was dropped at the
+  /// limit (the redirect is then followed).
+  private var redirectBodyBytes = 0
+  private var redirectBodyCut = false
+  /// The idle timeout, speed floor and deadline; made when the first hop starts.
+  private var pace: TransferPace?
 
   /// An exchange, not yet sent.
   /// - Parameters:
@@ -96,8 +105,11 @@ final class HTTPExchange: @unchecked Sendable {
     }?(outcome)
   }
 
-  /// The moment after which the current hop has been silent too long.
-  var deadline: ContinuousClock.Instant { lastActivity + request.idleTimeout }
+  /// The next moment the loop must look at this exchange's clocks (``overdue(at:)``).
+  var nextCheck: ContinuousClock.Instant { pace?.nextCheck ?? .now }
+
+  /// Why the current hop must end now (silent, too slow, past the deadline), or nil.
+  func overdue(at now: ContinuousClock.Instant) -> ConnectionError? { pace?.overdue(at: now) }
 
   // MARK: The loop's side
 
@@ -120,7 +132,13 @@ final class HTTPExchange: @unchecked Sendable {
     }
     (head, headBytes, headDelivered, next, stoppedByReceiver, headTooLarge) =
       (HTTPResponseHead(status: 0, fields: []), 0, false, nil, false, false)
-    lastActivity = .now
+    (redirectBodyBytes, redirectBodyCut) = (0, false)
+    let now = ContinuousClock.now
+    if pace == nil {
+      pace = TransferPace(
+        idleTimeout: request.idleTimeout, minimumSpeed: request.minimumSpeed, deadline: request.deadline, now: now)
+    }
+    pace?.startHop(at: now)
     let context = Unmanaged.passUnretained(self).toOpaque()
     guard
       let made = ccurl_transfer_new(
@@ -140,7 +158,8 @@ final class HTTPExchange: @unchecked Sendable {
   /// - Returns: nil when the next hop runs, else the exchange's outcome.
   func finishHop(_ result: ccurl_outcome, message: String, in multi: OpaquePointer) -> HTTPOutcome? {
     dropTransfer()
-    if let next, result == CCURL_DONE {
+    // A redirect whose body ended, or was cut at its limit, is followed.
+    if let next, result == CCURL_DONE || (result == CCURL_STOPPED && redirectBodyCut) {
       redirects += 1
       guard redirects <= Self.maximumRedirects else {
         return .failed(
@@ -169,17 +188,12 @@ final class HTTPExchange: @unchecked Sendable {
     }
   }
 
-  /// Ends the current hop early (cancelled, or silent for too long).
+  /// Ends the current hop early: cancelled, or for `reason` (silent, too slow, past the deadline).
   /// - Returns: The exchange's outcome.
-  func abandonHop() -> HTTPOutcome {
+  func abandonHop(_ reason: ConnectionError?) -> HTTPOutcome {
     dropTransfer()
-    if isCancelled { return .cancelled }
-    let seconds =
-      Double(request.idleTimeout.components.seconds)
-      + Double(request.idleTimeout.components.attoseconds) / 1e18
-    return .failed(
-      ConnectionError(kind: .timedOut, message: "nothing arrived for \(seconds.formatted3) s"),
-      head: headDelivered ? head : nil)
+    guard !isCancelled, let reason else { return .cancelled }
+    return .failed(reason, head: headDelivered ? head : nil)
   }
 
   private func dropTransfer() {
@@ -191,7 +205,7 @@ final class HTTPExchange: @unchecked Sendable {
 
   /// One header line, CRLF included.
   fileprivate func headerLine(_ line: UnsafeRawBufferPointer) -> Bool {
-    lastActivity = .now
+    pace?.arrived(line.count, at: .now)
     // Trailers after a delivered body, and the rest of a redirect's head, are not the answer's.
     if headDelivered || next != nil { return true }
     headBytes += line.count
@@ -234,8 +248,12 @@ final class HTTPExchange: @unchecked Sendable {
 
   /// A piece of the decoded body.
   fileprivate func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    lastActivity = .now
-    if next != nil { return true }  // a redirect's body is not the answer
+    pace?.arrived(bytes.count, at: .now)
+    if next != nil {  // a redirect's body is not the answer: read a little of it, then drop the hop
+      redirectBodyBytes += bytes.count
+      redirectBodyCut = redirectBodyBytes > Self.maximumRedirectBodyBytes
+      return !redirectBodyCut
+    }
     guard headDelivered else { return true }
     guard receiver.receive(body: bytes) else {
       stoppedByReceiver = true

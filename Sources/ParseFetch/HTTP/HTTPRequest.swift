@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// One GET the ``HTTPClient`` sends: where, with which header fields, which redirects it follows,
-/// and how long the connection may stay silent.
+/// how long the connection may stay silent, how slowly the answer may come and how long it may take.
 struct HTTPRequest: Sendable {
   /// The URL; http or https.
   var url: URL
@@ -11,6 +11,11 @@ struct HTTPRequest: Sendable {
   var redirects: RedirectRule
   /// How long nothing may arrive (connecting included) before the exchange fails.
   var idleTimeout: Duration
+  /// The speed floor, in bytes a second, averaged over each window of ``idleTimeout`` from the first
+  /// byte of a hop's answer (head included); 0 for none.
+  var minimumSpeed: Int = 0
+  /// The longest the whole exchange (every hop) may take; nil for no limit.
+  var deadline: Duration? = nil
   /// Whether any content encoding libcurl supports is asked for and decoded (false: none is asked
   /// for, as a resumed download needs the stored bytes themselves).
   var decodesContent = true

@@ -9,8 +9,9 @@ import SystemFiles
 ///
 /// Each turn: take new exchanges, let libcurl move every transfer on (the exchanges' callbacks run
 /// here, one at a time), finish the transfers that are done (or start a redirect's next hop), drop
-/// those cancelled or silent for their idle timeout, then wait for a socket, libcurl's own timer, a
-/// wake-up (``wake()``: a new or cancelled exchange) or the nearest idle deadline.
+/// those cancelled, silent for their idle timeout, slower than their speed floor or past their
+/// deadline (``TransferPace``), then wait for a socket, libcurl's own timer, a wake-up (``wake()``: a
+/// new or cancelled exchange) or the nearest of those clocks.
 final class TransferLoop: Sendable {
   /// The process's loop.
   static let shared = TransferLoop()
@@ -126,11 +127,12 @@ final class TransferLoop: Sendable {
       let now = ContinuousClock.now
       var nearest = now + .seconds(1)
       for (transfer, exchange) in active {
-        if exchange.isCancelled || exchange.deadline <= now {
+        let reason = exchange.isCancelled ? nil : exchange.overdue(at: now)
+        if exchange.isCancelled || reason != nil {
           active[transfer] = nil
-          exchange.complete(exchange.abandonHop())
+          exchange.complete(exchange.abandonHop(reason))
         } else {
-          nearest = min(nearest, exchange.deadline)
+          nearest = min(nearest, exchange.nextCheck)
         }
       }
       // An exchange whose receiver stopped it, or a new hop just started, wants a turn at once.

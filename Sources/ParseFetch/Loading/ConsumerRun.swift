@@ -99,6 +99,17 @@ final class ConsumerRun: @unchecked Sendable {
   /// Skips whatever is still to do: the attempt ended without a complete file.
   func abandon() { state.withLock { $0.abandoned = true } }
 
+  /// The attempt ended without a complete file that is kept for a resume: lets the consumer take
+  /// the bytes written so far, then ends the run; `done` gets its error, if those bytes made it
+  /// throw (they are then not worth resuming).
+  func settle(done: @escaping @Sendable ((any Error)?) -> Void) {
+    queue.async { [self] in
+      drain()
+      state.withLock { $0.abandoned = true }
+      done(error)
+    }
+  }
+
   /// Opens the file for reading ahead of the first drain; a failure is left to the drain, which
   /// opens it again and reports why it cannot.
   private func openHandle() {

@@ -21,6 +21,9 @@ extension DownloadAttempt {
     let length = response.value("Content-Length").flatMap { Int64($0) }
     let total: Int64?
     let start: Int64
+    // A resume asks for the stored bytes themselves (identity) and decodes none: a server that
+    // encodes the answer all the same would have its compressed bytes stored as the file's.
+    if offset > 0, compressed, (200..<300).contains(response.status) { return .stop(.restart) }
     switch response.status {
     case 200:
       (start, total) = (0, compressed ? nil : length)

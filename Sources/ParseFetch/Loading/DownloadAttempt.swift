@@ -25,6 +25,8 @@ final class DownloadAttempt: HTTPReceiver {
     var offset: Int64
     var maximumBytes: Int64
     var idleTimeout: TimeInterval
+    var minimumSpeed: Int
+    var maximumDuration: TimeInterval
     var progress: ProgressHandler?
     var consumer: DownloadConsumerFactory?
   }
@@ -37,6 +39,10 @@ final class DownloadAttempt: HTTPReceiver {
     var errorBody: [UInt8] = []
     var verdict: Outcome?
   }
+
+  /// The most bytes of an error answer's body read (the start of the message); the exchange ends
+  /// there.
+  static let errorBodyBytes = 4096
 
   let parameters: Parameters
   let state = Locked(State())
@@ -60,7 +66,11 @@ final class DownloadAttempt: HTTPReceiver {
     let request = HTTPRequest(
       url: parameters.url, fields: fixed + scoped.fields(for: parameters.url),
       redirects: RedirectRule { fixed + scoped.fields(for: $0) },
-      idleTimeout: .milliseconds(Int((parameters.idleTimeout * 1000).rounded(.up))), decodesContent: !resuming)
+      idleTimeout: .milliseconds(Int((parameters.idleTimeout * 1000).rounded(.up))),
+      minimumSpeed: max(0, parameters.minimumSpeed),
+      deadline: parameters.maximumDuration > 0
+        ? .milliseconds(Int((parameters.maximumDuration * 1000).rounded(.up))) : nil,
+      decodesContent: !resuming)
     let exchange = HTTPExchange(request, receiver: self)
     self.exchange.withLock { $0 = exchange }
     return await withTaskCancellationHandler {
@@ -81,6 +91,11 @@ final class DownloadAttempt: HTTPReceiver {
       return (state.verdict ?? finish(result, state), state.consumer)
     }
     guard case .complete = outcome, let consumer else {
+      // What is kept for a resume must be worth resuming: the consumer judges the bytes it has not
+      // seen yet (a body of garbage cut short by the connection is no image, and is not kept).
+      if case .failed(let error) = outcome, error.keepsPartialData, let consumer {
+        return consumer.settle { rejection in reply(rejection.map { .rejected($0) } ?? outcome) }
+      }
       consumer?.abandon()
       return reply(outcome)
     }
@@ -94,6 +109,8 @@ final class DownloadAttempt: HTTPReceiver {
     case .cancelled: return .cancelled
     case .stopped: return .failed(.unusableResponse(url: url, reason: "stopped"))
     case .failed(let error, _):
+      // Too slow or too long is the client's verdict, not a body cut short: it says so.
+      if error.kind == .tooSlow || error.kind == .deadlineExceeded { return .failed(.connection(url: url, error)) }
       if let total = state.expectedTotal, received < total {
         return .failed(.truncated(url: url, received: received, expected: total))
       }
@@ -142,7 +159,12 @@ final class DownloadAttempt: HTTPReceiver {
       let body = chunk.buffer
       guard state.verdict == nil else { return nil }
       guard let writer = state.writer else {
-        if state.errorBody.count < 4096 { state.errorBody += body.prefix(4096 - state.errorBody.count) }
+        // An error answer: its start is the message; the rest (which may never end) is not read.
+        state.errorBody += body.prefix(max(0, Self.errorBodyBytes - state.errorBody.count))
+        if state.errorBody.count >= Self.errorBodyBytes, let (status, retryAfter) = state.errorStatus {
+          let excerpt = ParseError.excerpt(of: state.errorBody)
+          state.verdict = .failed(.httpStatus(url: url, status: status, excerpt: excerpt, retryAfter: retryAfter))
+        }
         return nil
       }
       let size = writer.size + Int64(body.count)

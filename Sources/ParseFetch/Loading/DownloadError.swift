@@ -8,7 +8,8 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
   case tooLarge(url: String, limit: Int64)
   /// No byte arrived for longer than the idle timeout.
   case idleTimeout(url: String, seconds: Double)
-  /// The connection failed, was lost, or redirected in a loop (``ConnectionError`` says which).
+  /// The connection failed, was lost, redirected in a loop, came slower than the speed floor or
+  /// passed its deadline (``ConnectionError`` says which).
   case connection(url: String, ConnectionError)
   /// The server answered in a way a download cannot use (such as a 206 that was not asked for).
   case unusableResponse(url: String, reason: String)

@@ -10,7 +10,10 @@ import SystemFiles
 ///
 /// - An existing `.part` file is resumed with `Range`; the answer is used only when it is a 206
 ///   that continues exactly where the file ends, otherwise the download starts again cleanly.
-/// - Lost connections, idle timeouts, truncated bodies, HTTP 5xx and 429 are retried per the
+/// - An attempt ends when the connection is silent for the idle timeout, slower than the speed
+///   floor, or past its deadline (``Options``); an error answer's body is read to 4 KiB, the start
+///   of the message, and no further.
+/// - Lost connections, timeouts, truncated bodies, HTTP 5xx and 429 are retried per the
 ///   ``RetryPolicy`` (honouring `Retry-After`), resuming from the bytes already on disk.
 /// - Cancelling the Swift task stops the transfer at once and throws `CancellationError`; the
 ///   `.part` file stays for a later resume.
@@ -22,8 +25,18 @@ public final class Downloader: Sendable {
   public struct Options: Sendable {
     /// The largest body accepted, counted on decoded bytes; 256 MiB by default.
     public var maximumBytes: Int64 = 256 << 20
-    /// How long the connection may stay silent before the attempt fails, in seconds.
+    /// How long the connection may stay silent before the attempt fails, in seconds; also the
+    /// window over which ``minimumSpeed`` is averaged.
     public var idleTimeout: TimeInterval = 30
+    /// The speed floor in bytes a second (1024 by default; 0 for none): an attempt whose answer,
+    /// from its first byte, brings less than `minimumSpeed × idleTimeout` bytes in a window of
+    /// ``idleTimeout`` seconds fails with ``ConnectionError/Kind/tooSlow``, so a server that sends a
+    /// byte every few seconds cannot hold it for ever.
+    public var minimumSpeed: Int = 1024
+    /// The longest one attempt (its redirects included) may take, in seconds (600 by default; 0 for
+    /// no limit); past it the attempt fails with ``ConnectionError/Kind/deadlineExceeded``. Both are
+    /// transient: a retry starts a fresh attempt, resuming from the `.part` file.
+    public var maximumDuration: TimeInterval = 600
     /// When failed attempts are tried again.
     public var retryPolicy: RetryPolicy = .standard
 
@@ -31,13 +44,17 @@ public final class Downloader: Sendable {
     /// - Parameters:
     ///   - maximumBytes: The largest body accepted.
     ///   - idleTimeout: The idle timeout in seconds.
+    ///   - minimumSpeed: The speed floor in bytes a second, 0 for none.
+    ///   - maximumDuration: The longest an attempt may take, in seconds, 0 for no limit.
     ///   - retryPolicy: The retry behaviour.
     public init(
-      maximumBytes: Int64 = 256 << 20, idleTimeout: TimeInterval = 30,
-      retryPolicy: RetryPolicy = .standard
+      maximumBytes: Int64 = 256 << 20, idleTimeout: TimeInterval = 30, minimumSpeed: Int = 1024,
+      maximumDuration: TimeInterval = 600, retryPolicy: RetryPolicy = .standard
     ) {
       self.maximumBytes = maximumBytes
       self.idleTimeout = idleTimeout
+      self.minimumSpeed = minimumSpeed
+      self.maximumDuration = maximumDuration
       self.retryPolicy = retryPolicy
     }
   }
@@ -79,6 +96,7 @@ public final class Downloader: Sendable {
         .init(
           url: url, headers: scoped, partFile: partFile, offset: offset,
           maximumBytes: options.maximumBytes, idleTimeout: options.idleTimeout,
+          minimumSpeed: options.minimumSpeed, maximumDuration: options.maximumDuration,
           progress: progress, consumer: consumer))
       switch await attempt.run() {
       case .complete(let size):
