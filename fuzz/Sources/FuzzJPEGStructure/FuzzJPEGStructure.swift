@@ -51,7 +51,6 @@ func check(_ bytes: [UInt8], _ format: PixelFormatRequest, _ draw: inout Draw) {
   let readsFile = draw.chance(50)
   for scale in scales {
     var options = DecodeOptions(pixelFormat: format, limits: limits, jpegScale: scale)
-    options.smallestSplitScan = 64
     var alone = options
     alone.libjpegOnly = true
     let streaming = Streaming(
@@ -76,7 +75,6 @@ func thumbnailOutcome(_ bytes: [UInt8], _ options: ThumbnailOptions, libjpegOnly
     let stream = try ThumbnailStream(options: options)
     var decodeOptions = stream.decodeOptions
     decodeOptions.libjpegOnly = libjpegOnly
-    decodeOptions.smallestSplitScan = 64
     let decoder = StreamingDecoder(options: decodeOptions, scaleForHeader: stream.scale(for:))
     if let readsFile { decoder.fuzzingReadsFile(readsFile) }
     var at = 0

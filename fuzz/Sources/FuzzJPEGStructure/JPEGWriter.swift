@@ -11,7 +11,7 @@ struct GeneratedJPEG {
     let style = ValueStyle(
       dcRange: [15, 100, 500, 1023][draw.below(4)], acDensity: [5, 20, 50, 90][draw.below(4)],
       acBits: 1 + draw.below(10), newlyNonzero: [2, 10, 40][draw.below(3)],
-      earlyEndOfBands: draw.chance(20) ? 10 : 0)
+      earlyEndOfBands: draw.chance(20) ? 10 : 0, wrapsToZero: draw.chance(40))
     scans = ScanScript(frame: frame, draw: &draw).scans
     write(style, &draw)
   }
@@ -40,6 +40,9 @@ struct GeneratedJPEG {
         let vMax = sampling.map(\.1).max()!
         sampling = sampling.map { (hMax % $0.0 == 0 ? $0.0 : 1, vMax % $0.1 == 0 ? $0.1 : 1) }
       }
+    }
+    if Avoid.fromEnvironment.finerChroma && sampling.count == 3 {
+      sampling = sampling.enumerated().map { $0 == 0 ? $1 : (min($1.0, sampling[0].0), min($1.1, sampling[0].1)) }
     }
     var ids: [UInt8] = grey ? [1] : [1, 2, 3]
     if draw.chance(10) { ids = grey ? [UInt8(draw.byte())] : [0, 1, 2] }

@@ -10,6 +10,10 @@ struct ValueStyle {
   var newlyNonzero: Int
   /// Percent of blocks after which a pending end-of-band run is sent early (a legal split).
   var earlyEndOfBands: Int
+  /// Some AC values of a first scan with Al >= 2 are multiples of 2^(16 - Al): libjpeg keeps
+  /// `value << Al` in 16 bits, so it stores them as zero. (Only these are large: other large values
+  /// would take the image out of the range where the engine's inverse DCT decodes at all.)
+  var wrapsToZero: Bool
 }
 
 /// Turns a scan into entropy events (T.81 Annex F for sequential scans, G.1.2 for progressive
@@ -103,6 +107,9 @@ final class ScanCoder {
     if size > 0 { events.append(.bits(value: value >= 0 ? value : value + (1 << size) - 1, count: size)) }
   }
 
+  /// What libjpeg stores for a value: its 16-bit `JCOEF`.
+  private static func stored(_ value: Int) -> Int32 { Int32(Int16(truncatingIfNeeded: value)) }
+
   private func dcValue(_ al: Int, _ draw: inout Draw) -> Int {
     let range = min(style.dcRange, 16383 >> al)
     return draw.noise(2 * range + 1) - range
@@ -116,7 +123,11 @@ final class ScanCoder {
     let last = scan.ss + draw.noise(span + 1) - 1  // ss - 1: nothing in this band
     if last < scan.ss { return values }
     for k in scan.ss...last where k == last || draw.noise(100) < style.acDensity {
-      let magnitude = 1 + draw.noise(min(largest, 1 << draw.noise(style.acBits + 1)))
+      var magnitude = 1 + draw.noise(min(largest, 1 << draw.noise(style.acBits + 1)))
+      if style.wrapsToZero && scan.al >= 2 && draw.noise(2) == 0 {
+        // A multiple of 2^(16 - Al): libjpeg's 16-bit store of `value << Al` is zero.
+        magnitude = (1 + draw.noise(max(1, 32767 >> (16 - scan.al)))) << (16 - scan.al)
+      }
       values[k] = draw.noise(2) == 0 ? magnitude : -magnitude
     }
     return values
@@ -152,7 +163,7 @@ final class ScanCoder {
     let dc = dcValue(scan.al, &draw)
     send(dc - predictions[c], table: scan.dcSlots[position])
     predictions[c] = dc
-    memory[c][base] = Int32(dc << scan.al)
+    memory[c][base] = ScanCoder.stored(dc << scan.al)
   }
 
   private func dcRefine(_ c: Int, _ base: Int, _ scan: Scan, _ draw: inout Draw) {
@@ -200,7 +211,7 @@ final class ScanCoder {
       }
       send(values[k], table: currentACTable, runBefore: run)
       run = 0
-      memory[c][base + k] = Int32(values[k] << scan.al)  // libjpeg stores only the nonzero ones
+      memory[c][base + k] = ScanCoder.stored(values[k] << scan.al)  // libjpeg stores only the nonzero ones
     }
     if run > 0 { endBlockInRun(&draw) }
   }
@@ -234,10 +245,9 @@ final class ScanCoder {
       }
       if stored != 0 {
         // A correction bit: libjpeg adds the bit away from zero when it is not set yet.
-        var correction = draw.noise(2)
+        let correction = draw.noise(2)
         if correction == 1 && stored & bit == 0 {
-          let grown = stored >= 0 ? stored + bit : stored - bit
-          if abs(grown) > 32767 { correction = 0 } else { memory[c][base + k] = grown }
+          memory[c][base + k] = ScanCoder.stored(Int(stored >= 0 ? stored + bit : stored - bit))
         }
         corrections.append(correction)
         continue

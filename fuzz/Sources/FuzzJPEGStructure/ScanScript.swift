@@ -62,6 +62,24 @@ struct ScanScript {
       if let scan = randomStep(&draw) { apply(scan) }
     }
     if scans.isEmpty || draw.chance(75) { complete(&draw) }
+    // A complete band sent again, from a high bit, and completed again: what a repeated band does
+    // to coefficients the decoder already holds.
+    if !Avoid.fromEnvironment.resentBand && draw.chance(40) {
+      let c = draw.below(frame.components.count)
+      // Mostly low bands: the ones a 1/4 or 1/8 decode's pixels show.
+      let ss = draw.chance(20) ? 0 : draw.chance(60) ? 1 + draw.below(5) : 1 + draw.below(63)
+      if ss == 0 && dc[c] == 0 {
+        apply(make([c], 0, 0, 0, 2 + draw.below(12), &draw))
+        complete(&draw)
+      } else if ss > 0 && dc[c] >= 0 && ac[c][ss] == 0 {
+        var se = ss + draw.below(64 - ss)
+        if let stop = (ss...se).first(where: { ac[c][$0] != 0 }) { se = stop - 1 }
+        // Mostly Al 2-4: the lowest at which a 15-bit value wraps to zero in 16 bits, and where
+        // what a later refinement adds stays small enough for the engine's inverse DCT.
+        apply(make([c], ss, se, 0, draw.chance(70) ? 2 + draw.below(3) : 2 + draw.below(12), &draw))
+        complete(&draw)
+      }
+    }
   }
 
   private mutating func apply(_ scan: Scan) {
@@ -77,7 +95,7 @@ struct ScanScript {
     let all = Array(frame.components.indices)
     switch draw.below(4) {
     case 0:  // DC first, or sent again once complete
-      let candidates = all.filter { dc[$0] <= 0 }
+      let candidates = all.filter { dc[$0] < 0 || dc[$0] == 0 && !Avoid.fromEnvironment.resentBand }
       guard !candidates.isEmpty else { return nil }
       return make(group(candidates, &draw), 0, 0, 0, firstAl(&draw), &draw)
     case 1:  // DC refinement of the next bit, of components at the same bit
@@ -90,9 +108,10 @@ struct ScanScript {
       guard !candidates.isEmpty else { return nil }
       let c = candidates[draw.below(candidates.count)]
       let ss = 1 + draw.below(63)
-      guard ac[c][ss] <= 0 else { return nil }
+      let open = Avoid.fromEnvironment.resentBand ? -1 : 0  // the highest state a first scan may find
+      guard ac[c][ss] <= open else { return nil }
       var se = ss + draw.below(64 - ss)
-      if let stop = (ss...se).first(where: { ac[c][$0] > 0 }) { se = stop - 1 }
+      if let stop = (ss...se).first(where: { ac[c][$0] > open }) { se = stop - 1 }
       return make([c], ss, se, 0, firstAl(&draw), &draw)
     default:  // AC refinement of the next bit of a band
       let c = all[draw.below(all.count)]
