@@ -7,11 +7,13 @@ import Thumbnails
 /// of a JPEG encoder (`GeneratedJPEG`: baseline, extended or progressive; grey or three components
 /// sampled 1-4 each; 1-300 px a side; scan scripts with bands sent again, successive approximation
 /// up to Al=13, refinements and components in every legal order; restart intervals; DHT and DQT
-/// between scans), so that every file is legal before `Mutation` damages some of them a little.
+/// between scans), so that every file is legal before `Mutation` damages some of them a little
+/// (or an input that starts with `FF D8` is a file as it is: the target's regression inputs).
 /// Each file then goes, with imgfetch's JPEG engine and with libjpeg alone (`libjpegOnly`), through
 /// every path (`requireSameOutcome`: from memory, from a file, validated, streamed in pieces) at
-/// 1/8, at 1/4 and at one more scale the input picks, and through the thumbnail path
-/// (`ThumbnailStream` fed by a `StreamingDecoder`); a different verdict, message or pixel is a crash.
+/// 1/8, at 1/4 and (three inputs in four) one more scale the input picks, and through the thumbnail
+/// path (`ThumbnailStream` fed by a `StreamingDecoder`); a different verdict, message or pixel is a
+/// crash. No scan is split between two threads (FuzzJPEGEngine's job), so runs are repeatable.
 ///
 /// Bytes 0-3 seed the coefficient values; the rest are read as the generator asks (then a
 /// generator seeded by the whole input continues), in this order: the frame, the values' style,
