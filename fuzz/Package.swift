@@ -21,6 +21,13 @@ let package = Package(
     .target(name: "FuzzSupport", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     .executableTarget(
       name: "FuzzJPEGEngine", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
+    // The JPEG engine against libjpeg on legal baseline and progressive files its own encoder makes.
+    .executableTarget(
+      name: "FuzzJPEGStructure",
+      dependencies: [
+        "FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch"),
+        .product(name: "Thumbnails", package: "imgfetch"),
+      ]),
     .executableTarget(
       name: "FuzzPNGRows", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
     // imgfetch's own inflater against zlib's raw inflate, directly on raw DEFLATE data.

@@ -14,6 +14,8 @@ reads (each target's entry point says how it reads its input):
   its wrapper) goes in with two of the control bytes below appended, taken in turn.
 - FuzzStreaming: bytes 0-2 pick the options and the chunk sizes, the file follows them.
 - FuzzColor: the input is an ICC profile (the .icc files of Fixtures/color).
+- FuzzJPEGStructure: the input is the choices of the target's JPEG encoder, not a file: generated
+  byte strings (a fixed pseudo-random sequence), each steering the encoder to some frame and script.
 - FuzzResample: generated cases (taps, line lengths around the kernels' 16, paddings, weights, samples).
 - the other targets: the files as they are.
 
@@ -139,6 +141,14 @@ def seeds(target):
                                    for t in range(taps))
                 samples = bytes((i * 37 + taps) % 256 for i in range(61))
                 yield f"resample-{taps}-taps-{count}", header + weights + samples
+    elif target == "FuzzJPEGStructure":  # the encoder's choices: fixed pseudo-random strings
+        state = 0x2545F491
+        for index in range(48):
+            choices = bytearray()
+            for _ in range(16 + index * 5):
+                state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+                choices.append(state >> 16 & 0xFF)
+            yield f"structure-{index:02d}", bytes(choices)
     elif target == "FuzzParseJSON":
         for path in files(f"fuzz/seeds/{target}/*"):
             yield named(path), read(path)
