@@ -21,6 +21,8 @@ int32_t imc_sniff(const uint8_t *data, size_t length) {
   static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   if (length >= 8 && memcmp(data, png_magic, 8) == 0) return IMC_FORMAT_PNG;
   if (length >= 3 && data[0] == 0xff && data[1] == 0xd8 && data[2] == 0xff) return IMC_FORMAT_JPEG;
+  /* RIFF, the container's size, WEBP. */
+  if (length >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) return IMC_FORMAT_WEBP;
   return IMC_FORMAT_UNKNOWN;
 }
 

@@ -1,0 +1,42 @@
+/* imc_webp_still.c: a still WebP image through libwebp's incremental decoder, WebPIDecoder, on
+ * every path: a pull decode gives it all the bytes at once, a stream as they arrive, so both have
+ * the one decoder's verdict. Bytes past the RIFF end are not given to it (WebPDecode ignores them
+ * too). When the image is decoded the file must still be as long as its RIFF header says: WebPDecode
+ * refuses a shorter one (libwebp's NOT_ENOUGH_DATA), the incremental decoder cannot know. */
+#include "imc_core.h"
+#include "imc_webp_session.h"
+
+#include <webp/decode.h>
+
+static int all_bytes(const struct imc_webp_session *session) {
+  return session->eof || (session->chunks.riff_end > 0 && session->length >= session->chunks.riff_end);
+}
+
+int32_t imc_webp_decode_still(struct imc_webp_session *session, imc_status *status) {
+  if (!session->image_done) {
+    size_t length = session->length;
+    if (length > session->chunks.riff_end) length = (size_t)session->chunks.riff_end;
+    VP8StatusCode code = WebPIUpdate(session->idec, session->bytes, length);
+    if (code == VP8_STATUS_SUSPENDED) {
+      if (!all_bytes(session)) return IMC_OK;
+      imc_status_set(status, IMC_ERR_TRUNCATED, "WebP image data ends before the image does");
+      return status->code;
+    }
+    if (code != VP8_STATUS_OK) return imc_webp_fail(code, "WebP image data", status);
+    session->image_done = 1;
+    WebPIDelete(session->idec);
+    session->idec = NULL;
+    const imc_info *info = &session->decoder->info;
+    if (session->scratch)
+      imc_webp_convert_rows(session->scratch, (size_t)info->output_width * 3, 3, session->out, session->out_stride,
+                            info->output_layout, info->output_width, info->output_height);
+  }
+  if (session->length < session->chunks.riff_end) {
+    if (!session->eof) return IMC_OK;
+    imc_status_setf(status, IMC_ERR_TRUNCATED, "WebP file ends early (%llu of the %llu bytes its RIFF header says)",
+                    (unsigned long long)session->length, (unsigned long long)session->chunks.riff_end);
+    return status->code;
+  }
+  session->done = 1;
+  return IMC_OK;
+}
