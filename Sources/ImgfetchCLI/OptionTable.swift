@@ -87,7 +87,10 @@ public enum OptionGroup: String, CaseIterable, Sendable {
     case .limits:
       [
         OptionSpec(
-          "max-pixels", value: true, valueName: "N", help: "largest accepted width x height (default 100000000)")
+          "max-pixels", value: true, valueName: "N",
+          help: "largest accepted width x height, of each frame too (default 100000000)"),
+        OptionSpec(
+          "max-frames", value: true, valueName: "N", help: "most frames an animation may have (WebP; default 1000)"),
       ]
     case .folders:
       [
