@@ -11,11 +11,7 @@ int32_t imc_webp_decode_frames(struct imc_webp_session *session, imc_status *sta
   imc_decoder *decoder = session->decoder;
   const imc_info *info = &decoder->info;
   if (!session->eof && session->length < session->chunks.riff_end) return IMC_OK;
-  if (session->length < session->chunks.riff_end) {
-    imc_status_setf(status, IMC_ERR_TRUNCATED, "WebP file ends early (%llu of the %llu bytes its RIFF header says)",
-                    (unsigned long long)session->length, (unsigned long long)session->chunks.riff_end);
-    return status->code;
-  }
+  if (session->length < session->chunks.riff_end) return imc_webp_truncated(session, "WebP file", status);
   WebPAnimDecoderOptions options;
   if (!WebPAnimDecoderOptionsInit(&options)) {
     imc_status_set(status, IMC_ERR_UNSUPPORTED, "libwebpdemux's version does not match its headers");

@@ -62,6 +62,7 @@ static int32_t read_features(struct imc_webp_session *session, imc_status *statu
   VP8StatusCode code =
       length > 0 ? WebPGetFeatures(session->bytes, length, &session->features) : VP8_STATUS_NOT_ENOUGH_DATA;
   if (code == VP8_STATUS_NOT_ENOUGH_DATA && !all_bytes(session)) return IMC_OK;
+  if (code == VP8_STATUS_NOT_ENOUGH_DATA) return imc_webp_truncated(session, "WebP header", status);
   if (code != VP8_STATUS_OK) return imc_webp_fail(code, "WebP header", status);
   const WebPBitstreamFeatures *features = &session->features;
   imc_info *info = &decoder->info;

@@ -86,6 +86,10 @@ void imc_webp_convert_rows(const uint8_t *in, size_t in_stride, int in_channels,
 /* libwebp's status as imgfetch's, with a one-line reason. */
 int32_t imc_webp_fail(VP8StatusCode code, const char *what, imc_status *status);
 
+/* The bytes ended before `what` did: the file is shorter than its RIFF header says (the reason names
+ * both sizes), or the RIFF is complete and `what` is cut inside it. */
+int32_t imc_webp_truncated(const struct imc_webp_session *session, const char *what, imc_status *status);
+
 /* Releases what the session holds (not the session). */
 void imc_webp_release(struct imc_webp_session *session);
 

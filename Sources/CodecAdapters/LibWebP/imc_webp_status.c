@@ -11,10 +11,19 @@ int32_t imc_webp_fail(VP8StatusCode code, const char *what, imc_status *status) 
     imc_status_setf(status, IMC_ERR_UNSUPPORTED, "%s uses a feature libwebp does not decode", what);
     break;
   case VP8_STATUS_NOT_ENOUGH_DATA:
-  case VP8_STATUS_SUSPENDED: imc_status_setf(status, IMC_ERR_TRUNCATED, "%s ends early (the data stops)", what); break;
+  case VP8_STATUS_SUSPENDED: imc_status_setf(status, IMC_ERR_TRUNCATED, "%s ends before the image does", what); break;
   case VP8_STATUS_INVALID_PARAM: imc_status_setf(status, IMC_ERR_CORRUPT, "%s has invalid parameters", what); break;
   case VP8_STATUS_USER_ABORT: imc_status_setf(status, IMC_ERR_CORRUPT, "%s: decoding was stopped", what); break;
   default: imc_status_setf(status, IMC_ERR_CORRUPT, "%s is corrupt (libwebp: bitstream error)", what); break;
   }
+  return status->code;
+}
+
+int32_t imc_webp_truncated(const struct imc_webp_session *session, const char *what, imc_status *status) {
+  if (session->chunks.riff_end > 0 && session->length < session->chunks.riff_end)
+    imc_status_setf(status, IMC_ERR_TRUNCATED, "WebP file ends early (%llu of the %llu bytes its RIFF header says)",
+                    (unsigned long long)session->length, (unsigned long long)session->chunks.riff_end);
+  else
+    imc_status_setf(status, IMC_ERR_TRUNCATED, "%s ends before the image does", what);
   return status->code;
 }

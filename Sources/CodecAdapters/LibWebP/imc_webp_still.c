@@ -19,8 +19,7 @@ int32_t imc_webp_decode_still(struct imc_webp_session *session, imc_status *stat
     VP8StatusCode code = WebPIUpdate(session->idec, session->bytes, length);
     if (code == VP8_STATUS_SUSPENDED) {
       if (!all_bytes(session)) return IMC_OK;
-      imc_status_set(status, IMC_ERR_TRUNCATED, "WebP image data ends before the image does");
-      return status->code;
+      return imc_webp_truncated(session, "WebP image data", status);
     }
     if (code != VP8_STATUS_OK) return imc_webp_fail(code, "WebP image data", status);
     session->image_done = 1;
@@ -33,9 +32,7 @@ int32_t imc_webp_decode_still(struct imc_webp_session *session, imc_status *stat
   }
   if (session->length < session->chunks.riff_end) {
     if (!session->eof) return IMC_OK;
-    imc_status_setf(status, IMC_ERR_TRUNCATED, "WebP file ends early (%llu of the %llu bytes its RIFF header says)",
-                    (unsigned long long)session->length, (unsigned long long)session->chunks.riff_end);
-    return status->code;
+    return imc_webp_truncated(session, "WebP file", status);
   }
   session->done = 1;
   return IMC_OK;
