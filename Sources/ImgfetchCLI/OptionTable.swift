@@ -125,7 +125,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           help: "write to PATH atomically (not the input), or - for standard output"),
         OptionSpec(
           "pixel-format", value: true, valueName: "F",
-          help: "auto (rgba8 for PNG, rgb8/gray8 for JPEG), source, native, rgba8, rgb8, gray8"),
+          help: "auto (rgba8 for PNG, rgb8/gray8 for JPEG, rgb8/rgba8 for WebP), source, native, rgba8, rgb8, gray8"),
         OptionSpec("orient", help: "apply the EXIF orientation"),
         OptionSpec("srgb", help: "convert the pixels to sRGB through the file's colour profile"),
         OptionSpec("lenient", help: "return what decodes from a damaged file instead of failing"),
