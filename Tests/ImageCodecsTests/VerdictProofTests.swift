@@ -136,6 +136,11 @@ import Testing
     ("png-invalid-chunk-type-after-idat.png", .rejected(.corrupt)),
     ("png-second-ihdr-huge-size.png", .rejected(.truncated)),
     ("badadler.png", .rejected(.corrupt)),  // Fixtures/images: its Adler-32 is in the last row's zlib call
+    // FuzzWebP (3 Dec): an extended WebP whose VP8X canvas the VP8 bitstream's header contradicts.
+    // libwebp's WebPGetFeatures answers from the VP8X chunk alone until the bitstream's header has
+    // arrived: a stream took that answer, then called the image data corrupt; the header is read
+    // only once the answer is final. dwebp's verdict (BITSTREAM_ERROR in the header).
+    ("webp-vp8x-header-before-the-bitstream-header.webp", .rejected(.corrupt)),
   ]
 
   /// Decodes `bytes` with a `StreamingDecoder`, appending them in the pieces `cuts` marks (offsets).

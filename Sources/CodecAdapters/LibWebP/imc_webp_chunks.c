@@ -35,7 +35,9 @@ void imc_webp_walk(imc_webp_chunks *chunks, const uint8_t *data, size_t length) 
       chunks->flags = header[8];
     } else if (memcmp(header, "VP8X", 4) == 0 && at == 12 && payload + 10 > have) {
       break; /* the flags are needed before going on */
-    } else if (memcmp(header, "ICCP", 4) == 0 && !chunks->has_icc) {
+    } else if (memcmp(header, "ICCP", 4) == 0 && !chunks->has_icc && !chunks->has_image && chunks->frames == 0) {
+      /* Only a profile before the image data (where the specification puts it): one after it would
+       * be known to a decode of the whole file and not to a stream at its header. */
       chunks->has_icc = 1;
       chunks->icc_offset = payload;
       chunks->icc_length = size;
@@ -45,6 +47,9 @@ void imc_webp_walk(imc_webp_chunks *chunks, const uint8_t *data, size_t length) 
       chunks->exif_length = size;
     } else if (memcmp(header, "ANMF", 4) == 0) {
       chunks->frames++;
+    } else if ((memcmp(header, "VP8 ", 4) == 0 || memcmp(header, "VP8L", 4) == 0) && !chunks->has_image) {
+      chunks->has_image = 1;
+      chunks->image_offset = payload;
     }
     chunks->next = payload + size + (size & 1); /* chunks are padded to an even size */
   }

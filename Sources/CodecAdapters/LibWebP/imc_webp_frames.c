@@ -35,7 +35,7 @@ int32_t imc_webp_decode_frames(struct imc_webp_session *session, imc_status *sta
     imc_status_set(status, IMC_ERR_CORRUPT, "WebP animation has no frames");
     result = status->code;
   } else if (facts.frame_count > decoder->request.max_frames) {
-    imc_status_setf(status, IMC_ERR_LIMIT, "animation has %u frames, over the %u-frame limit", facts.frame_count,
+    imc_status_setf(status, IMC_ERR_LIMIT, "animation has more frames than the %u-frame limit",
                     decoder->request.max_frames);
     result = status->code;
   }

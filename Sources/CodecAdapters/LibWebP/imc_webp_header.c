@@ -17,8 +17,11 @@ static int all_bytes(const struct imc_webp_session *session) {
   return session->eof || (session->chunks.riff_end > 0 && session->length >= session->chunks.riff_end);
 }
 
+/* The first EXIF chunk's orientation, when the VP8X flags announce EXIF (a stream waits for that
+ * chunk only then: every path reads the same chunk or none). */
 static int32_t orientation_of(const struct imc_webp_session *session) {
   const imc_webp_chunks *chunks = &session->chunks;
+  if (!chunks->vp8x || !(chunks->flags & IMC_WEBP_FLAG_EXIF)) return 0;
   if (!chunks->has_exif || !chunks->exif_complete) return 0;
   const uint8_t *exif = session->bytes + chunks->exif_offset;
   size_t length = (size_t)chunks->exif_length;
@@ -54,8 +57,24 @@ static int32_t keep_profile(struct imc_webp_session *session, imc_status *status
   return IMC_OK;
 }
 
+/* Bytes of a VP8 or VP8L bitstream's start that hold its frame header (VP8: 10, VP8L: 5), with room. */
+#define FRAME_HEADER_BYTES 32u
+
+/* Whether WebPGetFeatures's answer on the bytes so far is the one it gives on the whole file. For an
+ * extended (VP8X) still image it answers from the VP8X chunk alone while the image's own header has
+ * not arrived (the size and alpha the bitstream may contradict): its answer counts only once the
+ * bitstream's frame header is there. An animation's answer is always the VP8X chunk's. */
+static int features_final(const struct imc_webp_session *session) {
+  const imc_webp_chunks *chunks = &session->chunks;
+  if (all_bytes(session) || !chunks->vp8x || (chunks->flags & IMC_WEBP_FLAG_ANIMATION)) return 1;
+  return chunks->has_image && session->length >= chunks->image_offset + FRAME_HEADER_BYTES;
+}
+
 static int32_t read_features(struct imc_webp_session *session, imc_status *status) {
   imc_decoder *decoder = session->decoder;
+  /* Below 21 bytes the VP8X flags are not known yet, nor whether the answer is final. */
+  if (session->length < 21 && !all_bytes(session)) return IMC_OK;
+  if (!features_final(session)) return IMC_OK;
   size_t length = session->length;
   if (session->chunks.riff_end > 0 && length > session->chunks.riff_end) length = (size_t)session->chunks.riff_end;
   /* (libwebp takes no bytes at all as an invalid parameter, not as too few.) */
@@ -84,19 +103,17 @@ static int32_t read_features(struct imc_webp_session *session, imc_status *statu
 int32_t imc_webp_read_header(struct imc_webp_session *session, imc_status *status) {
   imc_decoder *decoder = session->decoder;
   imc_webp_walk(&session->chunks, session->bytes, session->length);
-  /* Frames are counted as their chunks arrive: too many is refused before the rest is read. */
-  if (session->chunks.frames > decoder->request.max_frames) {
-    if (session->chunks.ended)
-      imc_status_setf(status, IMC_ERR_LIMIT, "animation has %u frames, over the %u-frame limit", session->chunks.frames,
-                      decoder->request.max_frames);
-    else
-      imc_status_setf(status, IMC_ERR_LIMIT, "animation has more than %u frames, over the %u-frame limit",
-                      decoder->request.max_frames, decoder->request.max_frames);
-    return status->code;
-  }
   if (!session->header_known) {
     if (read_features(session, status) != IMC_OK) return status->code;
     if (!session->header_known) return IMC_OK;
+  }
+  /* An animation's frames are counted as their chunks arrive (after its header, on every path):
+   * too many is refused before the rest is read, so the reason cannot name the count (a stream
+   * knows only that it is over). */
+  if (session->animated && session->chunks.frames > decoder->request.max_frames) {
+    imc_status_setf(status, IMC_ERR_LIMIT, "animation has more frames than the %u-frame limit",
+                    decoder->request.max_frames);
+    return status->code;
   }
   if (session->header_ready) return IMC_OK;
   int wants_exif = session->chunks.vp8x && (session->chunks.flags & IMC_WEBP_FLAG_EXIF);

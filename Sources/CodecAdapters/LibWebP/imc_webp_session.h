@@ -24,12 +24,14 @@ typedef struct {
   uint64_t next;      /* the next chunk header's offset */
   int vp8x;           /* the extended format */
   uint32_t flags;     /* VP8X flags */
-  uint64_t icc_offset, icc_length; /* the first ICCP chunk's payload; length 0 when none */
+  uint64_t icc_offset, icc_length; /* the first ICCP chunk before the image data: its payload */
   int has_icc;
   uint64_t exif_offset, exif_length; /* the first EXIF chunk's payload */
   int has_exif;
   int exif_complete;  /* its payload has arrived */
   uint32_t frames;    /* ANMF chunks walked */
+  int has_image;      /* a top-level VP8 or VP8L chunk was walked (a still image's bitstream) */
+  uint64_t image_offset; /* its payload */
   int ended;          /* every chunk header up to riff_end walked */
 } imc_webp_chunks;
 
