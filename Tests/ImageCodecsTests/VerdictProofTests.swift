@@ -141,6 +141,11 @@ import Testing
     // arrived: a stream took that answer, then called the image data corrupt; the header is read
     // only once the answer is final. dwebp's verdict (BITSTREAM_ERROR in the header).
     ("webp-vp8x-header-before-the-bitstream-header.webp", .rejected(.corrupt)),
+    // FuzzWebP (3 Dec): a VP8L chunk whose size (14) is shorter than its bitstream, which runs on into
+    // the bytes after it. dwebp (WebPDecode) reads on and decodes it; libwebp's incremental decoder
+    // refused it when those bytes had not arrived yet. A refusal before the last byte now waits for
+    // it and decodes all in one call: accepted everywhere, dwebp's verdict.
+    ("webp-lossless-bitstream-past-its-chunk.webp", .accepted),
   ]
 
   /// Decodes `bytes` with a `StreamingDecoder`, appending them in the pieces `cuts` marks (offsets).

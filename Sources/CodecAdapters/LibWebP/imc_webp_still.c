@@ -1,8 +1,15 @@
 /* imc_webp_still.c: a still WebP image through libwebp's incremental decoder, WebPIDecoder, on
- * every path: a pull decode gives it all the bytes at once, a stream as they arrive, so both have
- * the one decoder's verdict. Bytes past the RIFF end are not given to it (WebPDecode ignores them
- * too). When the image is decoded the file must still be as long as its RIFF header says: WebPDecode
- * refuses a shorter one (libwebp's NOT_ENOUGH_DATA), the incremental decoder cannot know. */
+ * every path: a pull decode of memory gives it all the bytes at once, a file or a stream as they
+ * arrive, so all have the one decoder's verdict. Bytes past the RIFF end are not given to it
+ * (WebPDecode ignores them too). When the image is decoded the file must still be as long as its
+ * RIFF header says: WebPDecode refuses a shorter one (libwebp's NOT_ENOUGH_DATA), the incremental
+ * decoder cannot know.
+ *
+ * The incremental decoder can refuse on part of the bytes what it accepts on all of them: a lossless
+ * bitstream longer than its chunk says is read on into the bytes after it when they are there, and
+ * refused when they have not arrived yet (FuzzWebP). So a refusal before the last byte is not a
+ * verdict: the decoder is dropped, and once every byte is in, a new one decodes them in one call,
+ * exactly as the decode of the file in memory does. */
 #include "imc_core.h"
 #include "imc_webp_session.h"
 
@@ -14,9 +21,24 @@ static int all_bytes(const struct imc_webp_session *session) {
 
 int32_t imc_webp_decode_still(struct imc_webp_session *session, imc_status *status) {
   if (!session->image_done) {
+    if (session->deferred) {
+      if (!all_bytes(session)) return IMC_OK;
+      session->deferred = 0;
+      session->idec = WebPIDecode(NULL, 0, &session->config);
+      if (!session->idec) {
+        imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory for libwebp's decoder");
+        return status->code;
+      }
+    }
     size_t length = session->length;
     if (length > session->chunks.riff_end) length = (size_t)session->chunks.riff_end;
     VP8StatusCode code = WebPIUpdate(session->idec, session->bytes, length);
+    if (code != VP8_STATUS_OK && code != VP8_STATUS_SUSPENDED && !all_bytes(session)) {
+      WebPIDelete(session->idec);
+      session->idec = NULL;
+      session->deferred = 1;
+      return IMC_OK;
+    }
     if (code == VP8_STATUS_SUSPENDED) {
       if (!all_bytes(session)) return IMC_OK;
       return imc_webp_truncated(session, "WebP image data", status);
