@@ -146,6 +146,11 @@ import Testing
     // refused it when those bytes had not arrived yet. A refusal before the last byte now waits for
     // it and decodes all in one call: accepted everywhere, dwebp's verdict.
     ("webp-lossless-bitstream-past-its-chunk.webp", .accepted),
+    // FuzzWebP (3 Dec): bytes after WEBP that are not a chunk, read by libwebp as a bare VP8
+    // bitstream: WebPGetFeatures refuses some prefixes of it (BITSTREAM_ERROR) and accepts the
+    // whole, whose data then ends early. A stream took a prefix's refusal; the header's answer now
+    // counts only once it is final. dwebp's verdict (NOT_ENOUGH_DATA).
+    ("webp-header-refused-on-a-prefix.webp", .rejected(.truncated)),
   ]
 
   /// Decodes `bytes` with a `StreamingDecoder`, appending them in the pieces `cuts` marks (offsets).

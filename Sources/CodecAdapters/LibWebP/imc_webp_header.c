@@ -60,20 +60,21 @@ static int32_t keep_profile(struct imc_webp_session *session, imc_status *status
 /* Bytes of a VP8 or VP8L bitstream's start that hold its frame header (VP8: 10, VP8L: 5), with room. */
 #define FRAME_HEADER_BYTES 32u
 
-/* Whether WebPGetFeatures's answer on the bytes so far is the one it gives on the whole file. For an
- * extended (VP8X) still image it answers from the VP8X chunk alone while the image's own header has
- * not arrived (the size and alpha the bitstream may contradict): its answer counts only once the
- * bitstream's frame header is there. An animation's answer is always the VP8X chunk's. */
+/* Whether WebPGetFeatures's answer on the bytes so far is the one it gives on the whole file. It is
+ * not on every prefix (FuzzWebP): for an extended (VP8X) still image it answers from the VP8X chunk
+ * alone while the image's own header has not arrived (a size and alpha the bitstream may
+ * contradict), and it refuses some prefixes of a header it accepts whole (bytes that are not a
+ * chunk, read as a bitstream). Its answer, yes or no, counts once the first VP8 or VP8L chunk's
+ * frame header is there, or an animation's VP8X chunk (all it reads of one), or every byte. A file
+ * whose image chunk never comes (damaged chunks) is judged when its last byte has arrived. */
 static int features_final(const struct imc_webp_session *session) {
   const imc_webp_chunks *chunks = &session->chunks;
-  if (all_bytes(session) || !chunks->vp8x || (chunks->flags & IMC_WEBP_FLAG_ANIMATION)) return 1;
+  if (all_bytes(session) || (chunks->vp8x && (chunks->flags & IMC_WEBP_FLAG_ANIMATION))) return 1;
   return chunks->has_image && session->length >= chunks->image_offset + FRAME_HEADER_BYTES;
 }
 
 static int32_t read_features(struct imc_webp_session *session, imc_status *status) {
   imc_decoder *decoder = session->decoder;
-  /* Below 21 bytes the VP8X flags are not known yet, nor whether the answer is final. */
-  if (session->length < 21 && !all_bytes(session)) return IMC_OK;
   if (!features_final(session)) return IMC_OK;
   size_t length = session->length;
   if (session->chunks.riff_end > 0 && length > session->chunks.riff_end) length = (size_t)session->chunks.riff_end;
