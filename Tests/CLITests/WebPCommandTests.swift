@@ -116,6 +116,18 @@ import Thumbnails
     }
   }
 
+  @Test func aWebPsProfileIsConvertedOrKept() throws {
+    try Self.withCopies(["webp-made/display-p3.webp"]) { directory, sources in
+      #expect(try runImgfetch(["--thumbnail", "64", "-q"] + sources).status == 0)
+      let converted = try Self.object(try runImgfetch(["info", sources[0] + ".thumb-64.jpg"]).stdoutText.dropLast())
+      #expect(converted["sRGB"] as? Bool == true && converted["iccProfile"] as? Bool == false)
+      #expect(try runImgfetch(["--thumbnail", "64", "--keep-profile", "--format", "webp", "-q"] + sources).status == 0)
+      let kept = try Self.object(try runImgfetch(["info", sources[0] + ".thumb-64.webp"]).stdoutText.dropLast())
+      #expect(kept["colorSource"] as? String == "iccProfile")
+      #expect(kept["colorProfile"] as? String == "Display P3 (imgfetch test)")
+    }
+  }
+
   @Test func aDamagedWebPMakesNoThumbnail() throws {
     try Self.withCopies(["webp-made/anim-bad-frame.webp", "webp-made/truncated-half.webp"]) { directory, sources in
       let run = try runImgfetch(["--thumbnail", "64"] + sources)
