@@ -25,10 +25,6 @@ static int32_t create_session(imc_decoder *decoder, imc_status *status) {
   return IMC_OK;
 }
 
-static int all_bytes(const struct imc_webp_session *session) {
-  return session->eof || (session->chunks.riff_end > 0 && session->length >= session->chunks.riff_end);
-}
-
 /* Room for `more` bytes after the gathered ones. */
 static int32_t reserve(struct imc_webp_session *session, size_t more, imc_status *status) {
   if (session->length + more <= session->capacity) return IMC_OK;
@@ -77,7 +73,7 @@ static int32_t gather(struct imc_webp_session *session, const uint8_t *data, siz
 /* Pull: the next piece of the file (a memory source is borrowed whole at the open). */
 static int32_t pull_more(struct imc_webp_session *session, imc_status *status) {
   imc_source *source = &session->decoder->source;
-  if (session->eof || all_bytes(session)) return IMC_OK;
+  if (session->eof || imc_webp_all_bytes(session)) return IMC_OK;
   size_t wanted = PULL_PIECE;
   uint64_t end = session->chunks.riff_end;
   if (end > 0 && wanted > end - session->length) wanted = (size_t)(end - session->length);

@@ -12,11 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every byte of the file is there: the input ended, or the RIFF size's worth arrived. */
-static int all_bytes(const struct imc_webp_session *session) {
-  return session->eof || (session->chunks.riff_end > 0 && session->length >= session->chunks.riff_end);
-}
-
 /* The first EXIF chunk's orientation, when the VP8X flags announce EXIF (a stream waits for that
  * chunk only then: every path reads the same chunk or none). */
 static int32_t orientation_of(const struct imc_webp_session *session) {
@@ -69,7 +64,7 @@ static int32_t keep_profile(struct imc_webp_session *session, imc_status *status
  * whose image chunk never comes (damaged chunks) is judged when its last byte has arrived. */
 static int features_final(const struct imc_webp_session *session) {
   const imc_webp_chunks *chunks = &session->chunks;
-  if (all_bytes(session) || (chunks->vp8x && (chunks->flags & IMC_WEBP_FLAG_ANIMATION))) return 1;
+  if (imc_webp_all_bytes(session) || (chunks->vp8x && (chunks->flags & IMC_WEBP_FLAG_ANIMATION))) return 1;
   return chunks->has_image && session->length >= chunks->image_offset + FRAME_HEADER_BYTES;
 }
 
@@ -81,7 +76,7 @@ static int32_t read_features(struct imc_webp_session *session, imc_status *statu
   /* (libwebp takes no bytes at all as an invalid parameter, not as too few.) */
   VP8StatusCode code =
       length > 0 ? WebPGetFeatures(session->bytes, length, &session->features) : VP8_STATUS_NOT_ENOUGH_DATA;
-  if (code == VP8_STATUS_NOT_ENOUGH_DATA && !all_bytes(session)) return IMC_OK;
+  if (code == VP8_STATUS_NOT_ENOUGH_DATA && !imc_webp_all_bytes(session)) return IMC_OK;
   if (code == VP8_STATUS_NOT_ENOUGH_DATA) return imc_webp_truncated(session, "WebP header", status);
   if (code != VP8_STATUS_OK) return imc_webp_fail(code, "WebP header", status);
   const WebPBitstreamFeatures *features = &session->features;
@@ -118,8 +113,8 @@ int32_t imc_webp_read_header(struct imc_webp_session *session, imc_status *statu
   }
   if (session->header_ready) return IMC_OK;
   int wants_exif = session->chunks.vp8x && (session->chunks.flags & IMC_WEBP_FLAG_EXIF);
-  if (session->animated && !all_bytes(session)) return IMC_OK;
-  if (wants_exif && !session->chunks.exif_complete && !all_bytes(session)) return IMC_OK;
+  if (session->animated && !imc_webp_all_bytes(session)) return IMC_OK;
+  if (wants_exif && !session->chunks.exif_complete && !imc_webp_all_bytes(session)) return IMC_OK;
   decoder->info.orientation = orientation_of(session);
   decoder->info.frames = session->animated ? session->chunks.frames : 1;
   session->header_ready = 1;

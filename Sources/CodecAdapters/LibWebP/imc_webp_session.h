@@ -67,6 +67,11 @@ struct imc_webp_session {
   int done;        /* every frame decoded and the file complete */
 };
 
+/* Every byte of the file is there: the input ended, or the RIFF size's worth arrived. */
+static inline int imc_webp_all_bytes(const struct imc_webp_session *session) {
+  return session->eof || (session->chunks.riff_end > 0 && session->length >= session->chunks.riff_end);
+}
+
 /* Reads the header from the bytes so far: IMC_OK (header_ready may still be 0: more bytes are
  * needed) or the error. */
 int32_t imc_webp_read_header(struct imc_webp_session *session, imc_status *status);

@@ -15,14 +15,10 @@
 
 #include <webp/decode.h>
 
-static int all_bytes(const struct imc_webp_session *session) {
-  return session->eof || (session->chunks.riff_end > 0 && session->length >= session->chunks.riff_end);
-}
-
 int32_t imc_webp_decode_still(struct imc_webp_session *session, imc_status *status) {
   if (!session->image_done) {
     if (session->deferred) {
-      if (!all_bytes(session)) return IMC_OK;
+      if (!imc_webp_all_bytes(session)) return IMC_OK;
       session->deferred = 0;
       session->idec = WebPIDecode(NULL, 0, &session->config);
       if (!session->idec) {
@@ -33,14 +29,14 @@ int32_t imc_webp_decode_still(struct imc_webp_session *session, imc_status *stat
     size_t length = session->length;
     if (length > session->chunks.riff_end) length = (size_t)session->chunks.riff_end;
     VP8StatusCode code = WebPIUpdate(session->idec, session->bytes, length);
-    if (code != VP8_STATUS_OK && code != VP8_STATUS_SUSPENDED && !all_bytes(session)) {
+    if (code != VP8_STATUS_OK && code != VP8_STATUS_SUSPENDED && !imc_webp_all_bytes(session)) {
       WebPIDelete(session->idec);
       session->idec = NULL;
       session->deferred = 1;
       return IMC_OK;
     }
     if (code == VP8_STATUS_SUSPENDED) {
-      if (!all_bytes(session)) return IMC_OK;
+      if (!imc_webp_all_bytes(session)) return IMC_OK;
       return imc_webp_truncated(session, "WebP image data", status);
     }
     if (code != VP8_STATUS_OK) return imc_webp_fail(code, "WebP image data", status);
