@@ -62,6 +62,7 @@ struct imc_webp_session {
   uint8_t *scratch;
   WebPDecoderConfig config;
   WebPIDecoder *idec;
+  size_t fed;      /* the bytes the incremental decoder was last given (a multiple of the step, or all) */
   int deferred;    /* the incremental decoder refused the bytes so far: decode again once all are in */
   int image_done;  /* the (first) image decoded */
   int done;        /* every frame decoded and the file complete */
