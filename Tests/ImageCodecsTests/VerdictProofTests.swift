@@ -151,6 +151,10 @@ import Testing
     // whole, whose data then ends early. A stream took a prefix's refusal; the header's answer now
     // counts only once it is final. dwebp's verdict (NOT_ENOUGH_DATA).
     ("webp-header-refused-on-a-prefix.webp", .rejected(.truncated)),
+    // FuzzWebP (3 Dec): a 1x7 lossy image whose data ends early (dwebp: NOT_ENOUGH_DATA), which
+    // libwebp's incremental decoder accepted when given a byte at a time. It is now given the bytes
+    // in fixed steps on every path: `truncated` everywhere.
+    ("webp-lossy-accepted-in-one-byte-pieces.webp", .rejected(.truncated)),
   ]
 
   /// Decodes `bytes` with a `StreamingDecoder`, appending them in the pieces `cuts` marks (offsets).
