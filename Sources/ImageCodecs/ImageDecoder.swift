@@ -29,7 +29,9 @@ public enum ImageDecoder {
     }
   }
 
-  /// Reads the header of an image file, reading only as far into the file as the header goes.
+  /// Reads the header of an image file, reading only as far into the file as the header goes (a
+  /// WebP whose header announces EXIF data: to that chunk, after the image data; an animated WebP:
+  /// to its end, its frames counted).
   /// - Parameters:
   ///   - path: The file's path.
   ///   - limits: Limits the header must respect.
