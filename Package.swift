@@ -43,14 +43,25 @@ let package = Package(
     .systemLibrary(
       name: "CWebP", pkgConfig: "libwebp",
       providers: [.apt(["libwebp-dev"])]),
+    // libwebpdemux (the same Debian package): animations, through WebPAnimDecoder.
+    .systemLibrary(
+      name: "CWebPDemux", pkgConfig: "libwebpdemux",
+      providers: [.apt(["libwebp-dev"])]),
     .target(name: "CLCMS2Adapter", dependencies: ["CCodecCore"], path: "Sources/CodecAdapters/LCMS2"),
+    // libwebp decodes WebP files too: the format table's WebP adapter (still images through its
+    // incremental decoder, animations through libwebpdemux) lives here, over the core.
     .target(
-      name: "CLibWebPAdapter", dependencies: ["CWebP"], path: "Sources/CodecAdapters/LibWebP",
+      name: "CLibWebPAdapter", dependencies: ["CCodecCore", "CWebP", "CWebPDemux"],
+      path: "Sources/CodecAdapters/LibWebP",
       linkerSettings: [.linkedLibrary("webpmux")]),
-    // The front ends (pull, push, the format table): the C module Swift's ImageCodecs imports.
+    // The front ends (pull, push, the format table of PNG, JPEG and WebP): the C module Swift's
+    // ImageCodecs imports.
     .target(
       name: "CImageCodecs",
-      dependencies: ["CCodecCore", "CLibPNGAdapter", "CLibJPEGAdapter", "CZlibAdapter", "CJPEGEngine", "CPNGRowEngine"]),
+      dependencies: [
+        "CCodecCore", "CLibPNGAdapter", "CLibJPEGAdapter", "CLibWebPAdapter", "CZlibAdapter", "CJPEGEngine",
+        "CPNGRowEngine",
+      ]),
     // The systems layer, the one home of system calls: regular files (read, write, append), file
     // status, errno to message, atomic publish, directories, file locks, the standard streams, the
     // SIGINT/SIGTERM handler, the process environment, and the lock shared state sits behind (a

@@ -13,6 +13,9 @@ reads (each target's entry point says how it reads its input):
   the output room: each stream (Fixtures/inflate, and the zlib data of every PNG fixture, without
   its wrapper) goes in with two of the control bytes below appended, taken in turn.
 - FuzzStreaming: bytes 0-2 pick the options and the chunk sizes, the file follows them.
+- FuzzWebP: the WebP files of Fixtures/formats (libwebp's test vectors, the project's own) of at
+  most 24 KB, each under two of the control bytes below in its first byte (which the forced
+  signature replaces).
 - FuzzColor: the input is an ICC profile (the .icc files of Fixtures/color).
 - FuzzJPEGStructure: the input is the choices of the target's JPEG encoder, not a file: generated
   byte strings (a fixed pseudo-random sequence), each steering the encoder to some frame and script.
@@ -50,6 +53,9 @@ PNG_ROWS_CONTROLS = [0x89, 0x00, 0x1A, 0xA3, 0xB4, 0xCC]
 # FuzzInflate's last byte: modulo 4 the pieces (whole, bytes, random), bit 7 output rooms of
 # 1 + (byte % 37) * 8 bytes.
 INFLATE_CONTROLS = [0x00, 0x01, 0x02, 0x80, 0x85]
+# FuzzWebP's first byte: bits 0-2 format (modulo 5), bits 3-4 scale (full, 1/2, 1/4, 1/8), bit 5
+# appendLast, bits 6-7 the largest piece (1, 16, 700 bytes, half).
+WEBP_CONTROLS = [0x00, 0x29, 0x52, 0x9B, 0xC4, 0xF8]
 # FuzzStreaming's first three bytes: options (modulo 5), then the chunk sizes' seed.
 STREAMING_CONTROLS = [b"\x00\x12\x34", b"\x02\xab\xcd", b"\x03\x01\x00", b"\x04\x77\x00"]
 
@@ -65,6 +71,10 @@ def files(*patterns):
     for pattern in patterns:
         found.extend(sorted(glob.glob(os.path.join(ROOT, pattern), recursive=True)))
     return [f for f in found if os.path.isfile(f)]
+
+
+def webps():
+    return files("Fixtures/formats/webp/*.webp", "Fixtures/formats/webp-made/*.webp", "Fixtures/regressions/FuzzWebP/*")
 
 
 def pngs():
@@ -124,6 +134,14 @@ def seeds(target):
             data = read(path)
             for control in rotated(STREAMING_CONTROLS, index, 2):
                 yield f"{named(path)}~{control.hex()}", control + data
+    elif target == "FuzzWebP":
+        # At most 24 KB each (the campaigns' seed size): each input runs five paths, one of them a
+        # byte at a time, so larger files would take CI's fixed run past its 10 seconds.
+        small = [p for p in webps() if "/regressions/" not in p and os.path.getsize(p) <= 24000]
+        for index, path in enumerate(small):
+            data = read(path)
+            for control in rotated(WEBP_CONTROLS, index, 2):
+                yield f"{named(path)}~{control:02x}", bytes([control]) + data[1:]
     elif target == "FuzzPNG":
         for path in pngs():
             yield named(path), read(path)

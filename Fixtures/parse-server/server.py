@@ -53,6 +53,9 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+# The files' content types by extension, whatever this Python's table knows: WebP (issue 31) too.
+mimetypes.add_type("image/webp", ".webp")
+
 REST_GET_KEYS = {"keys", "include", "excludeKeys"}
 QUERY_KEYS = {"where", "limit", "skip", "order", "keys", "count", "include", "excludeKeys"}
 HTML_502 = (b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"

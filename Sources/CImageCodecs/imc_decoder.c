@@ -22,7 +22,7 @@ static imc_decoder *open_with(imc_decoder *decoder, const uint8_t *magic, size_t
     if (magic_length == 0)
       imc_status_set(status, IMC_ERR_NOT_IMAGE, "file is empty");
     else
-      imc_status_set(status, IMC_ERR_NOT_IMAGE, "not a PNG or JPEG file (unrecognised signature)");
+      imc_status_set(status, IMC_ERR_NOT_IMAGE, IMC_NOT_AN_IMAGE_MESSAGE);
     code = status->code;
   }
   *info = decoder->info; /* also on failure: the format and whatever the header gave */
@@ -101,7 +101,7 @@ imc_decoder *imc_decoder_open_descriptor(int fd, const imc_request *request, imc
 static imc_decoder *open_stream(imc_decoder *decoder, imc_info *info, imc_status *status) {
   struct stat facts;
   decoder->source.size = fstat(fileno(decoder->source.file), &facts) == 0 && facts.st_size > 0 ? (uint64_t)facts.st_size : 0;
-  uint8_t magic[8];
+  uint8_t magic[12];
   size_t got = fread(magic, 1, sizeof magic, decoder->source.file);
   if (ferror(decoder->source.file) || fseek(decoder->source.file, 0, SEEK_SET) != 0) {
     imc_status_setf(status, IMC_ERR_IO, "%s", strerror(errno));

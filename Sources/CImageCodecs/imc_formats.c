@@ -1,14 +1,16 @@
-/* imc_formats.c: the format table: which adapter decodes which container. The only place the
- * front ends name a format. */
+/* imc_formats.c: the format table: which adapter decodes which container (PNG, JPEG, WebP). The
+ * only place the front ends name a format. */
 #include "imc_formats.h"
 
 #include "imc_libjpeg.h"
 #include "imc_libpng.h"
+#include "imc_libwebp.h"
 
 const imc_format_ops *imc_format_for(int32_t format) {
   switch (format) {
   case IMC_FORMAT_PNG: return &imc_png_format;
   case IMC_FORMAT_JPEG: return &imc_jpeg_format;
+  case IMC_FORMAT_WEBP: return &imc_webp_format;
   default: return NULL;
   }
 }
@@ -17,5 +19,9 @@ int imc_format_possible(const uint8_t *magic, size_t length) {
   static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   static const uint8_t jpeg_magic[2] = {0xff, 0xd8}; /* SOI: imc_sniff's JPEG signature */
   if (length == 0) return 1;
-  return memcmp(magic, png_magic, length < 8 ? length : 8) == 0 || memcmp(magic, jpeg_magic, length < 2 ? length : 2) == 0;
+  if (memcmp(magic, png_magic, length < 8 ? length : 8) == 0 || memcmp(magic, jpeg_magic, length < 2 ? length : 2) == 0)
+    return 1;
+  /* WebP: "RIFF", four bytes of size (anything), "WEBP". */
+  if (memcmp(magic, "RIFF", length < 4 ? length : 4) != 0) return 0;
+  return length <= 8 || memcmp(magic + 8, "WEBP", length - 8 < 4 ? length - 8 : 4) == 0;
 }

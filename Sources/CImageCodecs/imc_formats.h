@@ -6,6 +6,9 @@
 
 #include <string.h>
 
+/* What a file of no known format is told, naming the formats there are. */
+#define IMC_NOT_AN_IMAGE_MESSAGE "not a PNG, JPEG or WebP file (unrecognised signature)"
+
 /* The adapter of IMC_FORMAT_*, or NULL. */
 const imc_format_ops *imc_format_for(int32_t format);
 /* Whether the first `length` bytes (fewer than a signature) could still begin a known format. */

@@ -103,7 +103,7 @@ static int32_t sniff(imc_stream *stream, const uint8_t *data, size_t length, siz
   if (format == IMC_FORMAT_UNKNOWN && imc_format_possible(stream->magic, n) && !stream->eof) return IMC_OK;
   if (format == IMC_FORMAT_UNKNOWN) {
     imc_status_set(status, IMC_ERR_NOT_IMAGE,
-                   n == 0 ? "file is empty" : "not a PNG or JPEG file (unrecognised signature)");
+                   n == 0 ? "file is empty" : IMC_NOT_AN_IMAGE_MESSAGE);
     return status->code;
   }
   imc_decoder *decoder = &stream->decoder;

@@ -24,6 +24,8 @@ int32_t imc_sniff(const uint8_t *data, size_t length) {
    * what follows is the decoder's to judge (a stray byte before the first marker is extraneous
    * data, harmless; nothing or garbage is a JPEG error, said as one). */
   if (length >= 2 && data[0] == 0xff && data[1] == 0xd8) return IMC_FORMAT_JPEG;
+  /* RIFF, the container's size, WEBP. */
+  if (length >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) return IMC_FORMAT_WEBP;
   return IMC_FORMAT_UNKNOWN;
 }
 

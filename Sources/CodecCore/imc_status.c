@@ -21,6 +21,7 @@ void imc_request_normalize(imc_request *request) {
   if (request->max_width == 0) request->max_width = IMC_DEFAULT_MAX_DIMENSION;
   if (request->max_height == 0) request->max_height = IMC_DEFAULT_MAX_DIMENSION;
   if (request->max_scans <= 0) request->max_scans = IMC_DEFAULT_MAX_SCANS;
+  if (request->max_frames == 0) request->max_frames = IMC_DEFAULT_MAX_FRAMES;
   if (request->max_chunk_bytes == 0) request->max_chunk_bytes = IMC_DEFAULT_MAX_CHUNK_BYTES;
   if (request->scale_eighths <= 0) request->scale_eighths = 8;
 }

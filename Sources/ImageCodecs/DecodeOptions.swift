@@ -6,7 +6,9 @@ public struct DecodeOptions: Sendable, Equatable {
   public var limits: DecodeLimits
   /// Whether damage that loses pixels fails the decode (`.strict`, the default) or not.
   public var strictness: Strictness
-  /// JPEG only: decode at `eighths`/8 of the stored size using DCT scaling (shrink on load).
+  /// Shrink on load: decode at `eighths`/8 of the stored size, a JPEG with DCT scaling, an opaque
+  /// still WebP with libwebp's scaled output (a WebP with alpha, or animated, is decoded at full
+  /// size: see ``ImageHeader/shrinksOnLoad``). PNG is always decoded at full size.
   public var jpegScale: JPEGScale
   /// Whether the pixels keep the source's colour space (`.source`, the default) or are converted to
   /// sRGB through its profile (`.sRGB`). A CMYK JPEG becomes RGB either way (through its profile
@@ -118,8 +120,13 @@ public struct DecodeLimits: Sendable, Equatable {
   /// Largest accepted number of scans in a JPEG (progressive files with absurd scan counts are a
   /// known denial of service).
   public var maxJPEGScans: Int
-  /// Largest ancillary PNG chunk libpng may allocate, decompressed (guards against zTXt/iCCP bombs).
+  /// Largest ancillary PNG chunk libpng may allocate, decompressed (guards against zTXt/iCCP bombs);
+  /// also the largest ICC profile kept from a WebP file.
   public var maxChunkBytes: Int
+  /// Largest accepted number of frames in an animation (WebP), counted from the file's chunks
+  /// before any frame is decoded. Each frame is also held to the pixel limits (an animation's
+  /// canvas is).
+  public var maxFrames: Int
 
   /// Creates limits.
   /// - Parameters:
@@ -128,17 +135,19 @@ public struct DecodeLimits: Sendable, Equatable {
   ///   - maxHeight: 65,500 by default.
   ///   - maxJPEGScans: 500 by default.
   ///   - maxChunkBytes: 8 MB by default.
+  ///   - maxFrames: 1000 by default.
   public init(
     maxPixels: Int = 100_000_000, maxWidth: Int = 65_500, maxHeight: Int = 65_500, maxJPEGScans: Int = 500,
-    maxChunkBytes: Int = 8_000_000
+    maxChunkBytes: Int = 8_000_000, maxFrames: Int = 1000
   ) {
     self.maxPixels = maxPixels
     self.maxWidth = maxWidth
     self.maxHeight = maxHeight
     self.maxJPEGScans = maxJPEGScans
     self.maxChunkBytes = maxChunkBytes
+    self.maxFrames = maxFrames
   }
 
-  /// The defaults: 100 megapixels, 65,500 x 65,500, 500 JPEG scans, 8 MB PNG chunks.
+  /// The defaults: 100 megapixels, 65,500 x 65,500, 500 JPEG scans, 8 MB PNG chunks, 1000 frames.
   public static let standard = DecodeLimits()
 }

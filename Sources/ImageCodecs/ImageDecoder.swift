@@ -3,9 +3,9 @@ public import FoundationEssentials
 internal import CLCMS2Adapter
 internal import SystemFiles
 
-/// Decodes PNG and JPEG files into ``Image`` pixel buffers, strictly by default: an image is
-/// returned only if every pixel decoded. The format comes from the magic bytes, never from a
-/// file name.
+/// Decodes PNG, JPEG and WebP files into ``Image`` pixel buffers, strictly by default: an image is
+/// returned only if every pixel decoded (an animated WebP: every frame; its first is the image).
+/// The format comes from the magic bytes, never from a file name.
 ///
 /// ```swift
 /// let image = try ImageDecoder.decode(contentsOf: "photo.jpg")
@@ -20,7 +20,7 @@ public enum ImageDecoder {
   ///   - bytes: The file's bytes (`Data`, `[UInt8]`, …).
   ///   - limits: Limits the header must respect.
   /// - Returns: The header.
-  /// - Throws: ``DecodeError`` when the bytes are not a valid PNG or JPEG header or exceed the limits.
+  /// - Throws: ``DecodeError`` when the bytes are not a valid PNG, JPEG or WebP header or exceed the limits.
   public static func probe(_ bytes: some ContiguousBytes, limits: DecodeLimits = .standard) throws(DecodeError)
     -> ImageHeader
   {
@@ -29,7 +29,9 @@ public enum ImageDecoder {
     }
   }
 
-  /// Reads the header of an image file, reading only as far into the file as the header goes.
+  /// Reads the header of an image file, reading only as far into the file as the header goes (a
+  /// WebP whose header announces EXIF data: to that chunk, after the image data; an animated WebP:
+  /// to its end, its frames counted).
   /// - Parameters:
   ///   - path: The file's path.
   ///   - limits: Limits the header must respect.
@@ -302,6 +304,7 @@ extension DecodeOptions {
     request.max_height = UInt32(clamping: Swift.max(1, limits.maxHeight))
     request.max_pixels = UInt64(Swift.max(1, limits.maxPixels))
     request.max_chunk_bytes = UInt64(Swift.max(1, limits.maxChunkBytes))
+    request.max_frames = UInt32(clamping: Swift.max(1, limits.maxFrames))
     request.libjpeg_only = libjpegOnly ? 1 : 0
     request.libpng_only = libpngOnly ? 1 : 0
     request.engine_always = alwaysUsesJPEGEngine ? 1 : 0

@@ -1,20 +1,21 @@
 internal import CImageCodecs
 
-/// A compressed image format imgfetch reads or writes: PNG and JPEG both ways, WebP written only
-/// (``ImageEncoder`` with ``WebPEncoder``; ``ImageDecoder`` refuses it as not an image).
+/// A compressed image format imgfetch reads and writes: PNG, JPEG and WebP (written with
+/// ``ImageEncoder`` and ``WebPEncoder``; read by ``ImageDecoder``, still or animated).
 public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible {
   /// Portable Network Graphics.
   case png
   /// JPEG (JFIF/EXIF).
   case jpeg
-  /// WebP (written by ``WebPEncoder``; not decoded).
+  /// WebP: lossy, lossless, with alpha, animated (decoded through libwebp; an animation's first
+  /// frame is its image, and every frame must decode).
   case webp
 
   /// The format named by a file's first bytes (its magic number), never by its name.
-  /// - Parameter bytes: The start of the file; 8 bytes are enough.
-  /// - Returns: `nil` when the bytes are neither PNG nor JPEG.
+  /// - Parameter bytes: The start of the file; 12 bytes are enough (`RIFF`, a size, `WEBP`).
+  /// - Returns: `nil` when the bytes are not PNG, JPEG or WebP.
   public init?(sniffing bytes: some Collection<UInt8>) {
-    let head = Array(bytes.prefix(8))
+    let head = Array(bytes.prefix(12))
     let found = head.withUnsafeBufferPointer { imc_sniff($0.baseAddress, $0.count) }
     self.init(code: found)
   }
@@ -23,6 +24,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible
     switch code {
     case Int32(IMC_FORMAT_PNG): self = .png
     case Int32(IMC_FORMAT_JPEG): self = .jpeg
+    case Int32(IMC_FORMAT_WEBP): self = .webp
     default: return nil
     }
   }
@@ -45,6 +47,6 @@ public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible
     }
   }
 
-  /// Whether ``ImageDecoder`` decodes this format.
-  public var isDecodable: Bool { self != .webp }
+  /// Whether ``ImageDecoder`` decodes this format (every format here).
+  public var isDecodable: Bool { true }
 }

@@ -10,7 +10,7 @@ public struct ImageHeader: Sendable, Equatable {
   public let height: Int
   /// The colour model of the stream.
   public let colorType: ColorType
-  /// Bits per sample: PNG 1, 2, 4, 8 or 16; JPEG its data precision (8).
+  /// Bits per sample: PNG 1, 2, 4, 8 or 16; JPEG its data precision (8); WebP 8.
   public let bitDepth: Int
   /// PNG: Adam7 interlaced.
   public let isInterlaced: Bool
@@ -18,7 +18,8 @@ public struct ImageHeader: Sendable, Equatable {
   public let isProgressive: Bool
   /// JPEG: arithmetic entropy coding.
   public let isArithmeticCoded: Bool
-  /// JPEG with colour: the chroma subsampling, such as `4:2:0`; `nil` otherwise.
+  /// JPEG with colour: the chroma subsampling, such as `4:2:0`; a lossy still WebP's `4:2:0`;
+  /// `nil` otherwise.
   public let chromaSubsampling: String?
   /// The EXIF orientation (`.up` when absent).
   public let orientation: ExifOrientation
@@ -28,6 +29,21 @@ public struct ImageHeader: Sendable, Equatable {
   public let colorSpace: ColorSpace
   /// Whether the image has an alpha channel or PNG transparency (tRNS).
   public let hasAlpha: Bool
+  /// The frames of an animation (WebP); 1 for a still image.
+  public let frameCount: Int
+  /// WebP: the (first) image is lossless (VP8L); `false` for lossy WebP and other formats.
+  public let isLossless: Bool
+
+  /// Whether a decode can shrink this image on load (``DecodeOptions/jpegScale``): a JPEG (DCT
+  /// scaling), an opaque still WebP (libwebp's scaled output). Not a PNG, nor a WebP with alpha
+  /// (libwebp's scaler does not weight colour by alpha) or animated.
+  public var shrinksOnLoad: Bool {
+    switch format {
+    case .jpeg: true
+    case .webp: !hasAlpha && frameCount == 1
+    case .png: false
+    }
+  }
 
   /// The colour model of a stream.
   public enum ColorType: String, Sendable, Equatable {
@@ -37,7 +53,7 @@ public struct ImageHeader: Sendable, Equatable {
     case grayAlpha
     /// Red, green, blue.
     case rgb
-    /// Red, green, blue, alpha (PNG).
+    /// Red, green, blue, alpha (PNG, WebP).
     case rgba
     /// Palette indices (PNG).
     case palette
@@ -66,7 +82,13 @@ public struct ImageHeader: Sendable, Equatable {
     isInterlaced = format == .png && info.interlaced != 0
     isProgressive = format == .jpeg && info.interlaced != 0
     isArithmeticCoded = info.arithmetic != 0
-    if format == .png {
+    frameCount = max(1, Int(info.frames))
+    isLossless = format == .webp && info.lossless != 0
+    if format == .webp {
+      colorType = info.has_transparency != 0 ? .rgba : .rgb
+      hasAlpha = info.has_transparency != 0
+      chromaSubsampling = info.lossless != 0 || frameCount > 1 ? nil : "4:2:0"  // VP8 is always 4:2:0
+    } else if format == .png {
       colorType =
         switch info.color_type {
         case Int32(IMC_PNG_COLOR_GRAY): .gray

@@ -102,7 +102,7 @@ public struct ImageMetadata: Sendable, Equatable {
     } catch {
       throw DecodeError(kind: .io, format: nil, message: "\(error)", path: path)
     }
-    if readsColor && metadata.format.isDecodable {
+    if readsColor && metadata.format != .webp {  // WebPChunks read the ICCP chunk itself
       let header = try? ImageDecoder.probe(contentsOf: path)
       metadata = metadata.with(colorSpace: header?.colorSpace)
     }
@@ -118,7 +118,7 @@ public struct ImageMetadata: Sendable, Equatable {
   /// - Parameter bytes: The start of a file, or all of it; `isComplete` is judged from the last 12
   ///   of these bytes.
   /// - Returns: The metadata.
-  /// - Throws: ``DecodeError/Kind/notAnImage`` when the bytes are not a PNG or JPEG.
+  /// - Throws: ``DecodeError/Kind/notAnImage`` when the bytes are not a PNG, JPEG or WebP file.
   public static func read(_ bytes: [UInt8]) throws(DecodeError) -> ImageMetadata {
     if WebPChunks.isWebP(bytes) {
       return WebPChunks(size: bytes.count) { (offset, count) in

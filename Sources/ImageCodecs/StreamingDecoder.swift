@@ -2,7 +2,7 @@ internal import CImageCodecs
 public import FoundationEssentials
 internal import CLCMS2Adapter
 
-/// Decodes a PNG or JPEG from bytes pushed as they arrive, handing out rows as they are ready.
+/// Decodes a PNG, JPEG or WebP from bytes pushed as they arrive, handing out rows as they are ready.
 ///
 /// The verdict is the full decode's: the same options, limits and strictness, the same accept or
 /// reject with the same ``DecodeError/Kind``. Feed the bytes with ``append(_:)`` (any chunking),
@@ -21,6 +21,11 @@ internal import CLCMS2Adapter
 /// CMYK JPEG's converted to RGB through its profile when it has a usable one; with
 /// ``DecodeOptions/colorSpace`` `.sRGB` every row handed out is converted to sRGB (a gray output of a
 /// colour source excepted: it is the luma of the stored numbers, see ``outputColorSpace``).
+///
+/// WebP: a still image goes through libwebp's incremental decoder as the bytes arrive, and its rows
+/// are handed out together once it is decoded (libwebp decodes into one image buffer); a file whose
+/// header announces an EXIF chunk (which follows the image data) has its ``header`` once that chunk
+/// is in, so that the orientation is known; an animation is decoded once every byte is there.
 ///
 /// Not thread-safe: one caller (a queue, a task) at a time.
 public final class StreamingDecoder {

@@ -44,9 +44,14 @@ enum InfoCommand {
       ("colorType", .string(header.colorType.rawValue)),
       ("bitDepth", .int(header.bitDepth)),
     ]
-    if header.format == .png {
+    switch header.format {
+    case .png:
       fields.append(("interlaced", .bool(header.isInterlaced)))
-    } else {
+    case .webp:
+      fields.append(("lossless", .bool(header.isLossless)))
+      fields.append(("frames", .int(header.frameCount)))
+      fields.append(("chromaSubsampling", header.chromaSubsampling.map { .string($0) } ?? .null))
+    case .jpeg:
       fields.append(("progressive", .bool(header.isProgressive)))
       fields.append(("arithmetic", .bool(header.isArithmeticCoded)))
       fields.append(("chromaSubsampling", header.chromaSubsampling.map { .string($0) } ?? .null))

@@ -56,7 +56,7 @@ public struct Invocation: Sendable {
   public let output: OutputOptions
   /// `--jobs`.
   public let work: WorkOptions
-  /// `--max-pixels`.
+  /// `--max-pixels`, `--max-frames`.
   public let limits: LimitOptions
   /// `--thumbnail` and its shaping options.
   public let thumbnail: ThumbnailRequest

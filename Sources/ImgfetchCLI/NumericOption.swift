@@ -11,6 +11,7 @@ enum NumericOption {
   static let jobs: ClosedRange<Int> = 1...256
   static let maxBytes: ClosedRange<Int> = 1...(1 << 48)
   static let maxPixels: ClosedRange<Int> = 1...4_290_250_000
+  static let maxFrames: ClosedRange<Int> = 1...1_000_000
   static let quality: ClosedRange<Int> = 1...100
   static let cacheSize: ClosedRange<Int64> = 1...(1 << 60)
 

@@ -55,7 +55,7 @@ public struct WorkOptions: OptionValues {
   }
 }
 
-/// `--max-pixels`.
+/// `--max-pixels`, `--max-frames`.
 public struct LimitOptions: OptionValues {
   /// The decode limits.
   public var decodeLimits = DecodeLimits.standard
@@ -64,6 +64,9 @@ public struct LimitOptions: OptionValues {
   public init(_ parsed: ParsedArguments) throws(UsageError) {
     if let text = parsed.value("max-pixels") {
       decodeLimits.maxPixels = try NumericOption.integer(text, option: "max-pixels", in: NumericOption.maxPixels)
+    }
+    if let text = parsed.value("max-frames") {
+      decodeLimits.maxFrames = try NumericOption.integer(text, option: "max-frames", in: NumericOption.maxFrames)
     }
   }
 }

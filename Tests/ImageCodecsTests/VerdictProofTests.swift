@@ -136,6 +136,25 @@ import Testing
     ("png-invalid-chunk-type-after-idat.png", .rejected(.corrupt)),
     ("png-second-ihdr-huge-size.png", .rejected(.truncated)),
     ("badadler.png", .rejected(.corrupt)),  // Fixtures/images: its Adler-32 is in the last row's zlib call
+    // FuzzWebP (3 Dec): an extended WebP whose VP8X canvas the VP8 bitstream's header contradicts.
+    // libwebp's WebPGetFeatures answers from the VP8X chunk alone until the bitstream's header has
+    // arrived: a stream took that answer, then called the image data corrupt; the header is read
+    // only once the answer is final. dwebp's verdict (BITSTREAM_ERROR in the header).
+    ("webp-vp8x-header-before-the-bitstream-header.webp", .rejected(.corrupt)),
+    // FuzzWebP (3 Dec): a VP8L chunk whose size (14) is shorter than its bitstream, which runs on into
+    // the bytes after it. dwebp (WebPDecode) reads on and decodes it; libwebp's incremental decoder
+    // refused it when those bytes had not arrived yet. A refusal before the last byte now waits for
+    // it and decodes all in one call: accepted everywhere, dwebp's verdict.
+    ("webp-lossless-bitstream-past-its-chunk.webp", .accepted),
+    // FuzzWebP (3 Dec): bytes after WEBP that are not a chunk, read by libwebp as a bare VP8
+    // bitstream: WebPGetFeatures refuses some prefixes of it (BITSTREAM_ERROR) and accepts the
+    // whole, whose data then ends early. A stream took a prefix's refusal; the header's answer now
+    // counts only once it is final. dwebp's verdict (NOT_ENOUGH_DATA).
+    ("webp-header-refused-on-a-prefix.webp", .rejected(.truncated)),
+    // FuzzWebP (3 Dec): a 1x7 lossy image whose data ends early (dwebp: NOT_ENOUGH_DATA), which
+    // libwebp's incremental decoder accepted when given a byte at a time. It is now given the bytes
+    // in fixed steps on every path: `truncated` everywhere.
+    ("webp-lossy-accepted-in-one-byte-pieces.webp", .rejected(.truncated)),
   ]
 
   /// Decodes `bytes` with a `StreamingDecoder`, appending them in the pieces `cuts` marks (offsets).

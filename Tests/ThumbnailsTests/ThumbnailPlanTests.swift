@@ -159,4 +159,20 @@ import Testing
       #expect(ThumbnailSize(parsing: bad) == nil, "\(bad)")
     }
   }
+
+  /// WebP (issue 31): an opaque still WebP shrinks on load as a JPEG does (libwebp's scaled output,
+  /// at the same eighths); a WebP with alpha or animated, like a PNG, does not; without the header's
+  /// word only a JPEG does.
+  @Test func anOpaqueStillWebPShrinksOnLoadLikeAJPEG() {
+    let options = ThumbnailOptions(size: .longestSide(256))
+    let jpeg = ThumbnailPlan(sourceWidth: 6336, sourceHeight: 4752, orientation: .up, format: .jpeg, options: options)
+    let webp = ThumbnailPlan(
+      sourceWidth: 6336, sourceHeight: 4752, orientation: .up, format: .webp, options: options, shrinksOnLoad: true)
+    #expect(webp == jpeg && webp.jpegScale == .eighth && webp.horizontal.decoded == 792)
+    let withAlpha = ThumbnailPlan(
+      sourceWidth: 6336, sourceHeight: 4752, orientation: .up, format: .webp, options: options, shrinksOnLoad: false)
+    #expect(withAlpha.jpegScale == .full && withAlpha.horizontal.decoded == 6336)
+    let unsaid = ThumbnailPlan(sourceWidth: 6336, sourceHeight: 4752, orientation: .up, format: .webp, options: options)
+    #expect(unsaid.jpegScale == .full)
+  }
 }

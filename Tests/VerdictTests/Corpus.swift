@@ -6,7 +6,7 @@ import Testing
 /// regression fixtures among them) and of the fuzz seeds (`fuzz/seeds/**`), grouped by directory.
 enum Corpus {
   /// Files that describe or make inputs rather than being inputs.
-  static let notInputs: Set<String> = ["md", "py", "sh", "tsv", "txt", "json"]
+  static let notInputs: Set<String> = ["md", "py", "sh", "tsv", "txt", "json", "md5"]
 
   /// Each directory (relative to the repository root) that holds input files directly, sorted.
   static let groups: [String] = {
@@ -66,8 +66,8 @@ enum Corpus {
   }
 
   /// The files whose every prefix the truncation sweep decodes: small ones of each kind (a
-  /// baseline JPEG, a multi-scan baseline, a progressive one, a PNG, an interlaced PNG) and the
-  /// multi-scan polyglot.
+  /// baseline JPEG, a multi-scan baseline, a progressive one, a PNG, an interlaced PNG, a lossy, a
+  /// lossless and a lossy-with-alpha WebP, an animated one) and the multi-scan polyglot.
   static let sweep = [
     "Fixtures/verdicts/baseline/jpeg-baseline.jpg",
     "Fixtures/verdicts/multiscan/jpeg-multiscan-baseline.jpg",
@@ -75,6 +75,10 @@ enum Corpus {
     "Fixtures/verdicts/chunks-after-idat/png-text-after-idat.png",
     "Fixtures/verdicts/after-the-end/png-after-iend-interlaced-garbage.png",
     "Fixtures/verdicts/multiscan/jpeg-multiscan-polyglot.jpg",
+    "Fixtures/formats/webp/small_31x13.webp",
+    "Fixtures/formats/webp/lossless_vec_1_7.webp",
+    "Fixtures/formats/webp/lossy_alpha4.webp",
+    "Fixtures/formats/webp-made/anim-3-frames.webp",
   ]
 
   /// The generated files (`Fixtures/verdicts`) with bytes after the end of their image.

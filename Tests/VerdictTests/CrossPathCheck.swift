@@ -18,7 +18,7 @@ struct CrossPathCheck {
   let seed: UInt64
   var referenceBytes: [UInt8]? = nil
 
-  /// The JPEG DCT scales a thumbnail may decode at (1/8, 1/4, 1/2, 1).
+  /// The scales a thumbnail may decode at (1/8, 1/4, 1/2, 1): a JPEG's, an opaque still WebP's.
   static let scales: [JPEGScale] = [.eighth, .quarter, .half, .full]
 
   /// Random chunkings of each streamed decode.
@@ -46,8 +46,9 @@ struct CrossPathCheck {
         against: expected)
     }
     let header = try? ImageDecoder.probe(bytes)
-    let isJPEG = ImageFormat(sniffing: bytes) == .jpeg
-    if isJPEG {
+    // A JPEG's DCT scaling, an opaque still WebP's scaled output (libwebp's decoder at any scale).
+    let scales = ImageFormat(sniffing: bytes) == .jpeg || header?.shrinksOnLoad == true
+    if scales {
       for scale in Self.scales where scale != .full {
         let options = DecodeOptions(jpegScale: scale)
         let library = DecodePaths.fromMemory(referenceBytes ?? bytes, options: DecodePaths.libraryAlone(options))
@@ -78,7 +79,7 @@ struct CrossPathCheck {
   func thumbnailPlans(_ header: ImageHeader?) -> [(label: String, options: ThumbnailOptions)] {
     var plans: [(String, ThumbnailOptions)] = []
     if let header {
-      for scale in header.format == .jpeg ? Self.scales : [.full] {
+      for scale in header.shrinksOnLoad ? Self.scales : [.full] {
         if let options = DecodePaths.thumbnailOptions(for: header, at: scale) {
           plans.append(("thumbnail at \(scale.eighths)/8", options))
         }

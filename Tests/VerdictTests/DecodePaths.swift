@@ -110,7 +110,7 @@ enum DecodePaths {
     func plan(_ options: ThumbnailOptions) -> ThumbnailPlan {
       ThumbnailPlan(
         sourceWidth: header.width, sourceHeight: header.height, orientation: header.orientation,
-        format: header.format, options: options)
+        format: header.format, options: options, shrinksOnLoad: header.shrinksOnLoad)
     }
     for side in 1...max(1, max(header.width, header.height)) {
       let whole = ThumbnailOptions(size: .longestSide(side), filter: .bilinear, format: .png())

@@ -3,7 +3,8 @@
  * Swift's ImageCodecs sees plain structs, status codes and byte buffers through this header: it
  * allocates the pixel buffer, C fills it. Behind it: pull decoding (a whole file or memory range)
  * and push decoding (bytes as they arrive), each over the format table of imc_formats.c, whose
- * adapters keep every libpng and libjpeg session, every setjmp/longjmp and every library callback.
+ * adapters keep every libpng, libjpeg and libwebp session, every setjmp/longjmp and every library
+ * callback.
  * Nothing here prints, exits or aborts. All symbols carry the `imc_` prefix.
  */
 #ifndef IMC_CODECS_H
@@ -15,6 +16,7 @@
 #include "imc_jpeg_engine.h"
 #include "imc_libjpeg.h"
 #include "imc_libpng.h"
+#include "imc_libwebp.h"
 #include "imc_png_fast.h"
 #include "imc_zlib_check.h"
 

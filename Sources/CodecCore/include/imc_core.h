@@ -36,6 +36,7 @@ typedef struct {
 #define IMC_DEFAULT_MAX_DIMENSION 65500u
 #define IMC_DEFAULT_MAX_SCANS 500
 #define IMC_DEFAULT_MAX_CHUNK_BYTES ((uint64_t)8000000)
+#define IMC_DEFAULT_MAX_FRAMES 1000u
 
 void imc_status_set(imc_status *status, int32_t code, const char *message);
 void imc_status_setf(imc_status *status, int32_t code, const char *format, ...) __attribute__((format(printf, 3, 4)));
@@ -52,7 +53,8 @@ size_t imc_source_read(imc_source *source, uint8_t *out, size_t n);
 /* Bytes per pixel of a layout, 0 for an unknown one. */
 size_t imc_layout_bytes_per_pixel(int32_t layout);
 
-/* The format named by the first bytes: IMC_FORMAT_PNG, IMC_FORMAT_JPEG or IMC_FORMAT_UNKNOWN. */
+/* The format named by the first bytes (12 are enough): IMC_FORMAT_PNG, IMC_FORMAT_JPEG, IMC_FORMAT_WEBP
+ * or IMC_FORMAT_UNKNOWN. */
 int32_t imc_sniff(const uint8_t *data, size_t length);
 
 /* EXIF orientation (1...8) from a TIFF structure (what follows "Exif\0\0"); 0 if absent or invalid. */
@@ -97,7 +99,7 @@ struct imc_stream {
   imc_status failure; /* once failed, every call reports this */
   int eof;            /* no more bytes will come (a JPEG's last were appended, or finish was called) */
   int unbounded;      /* finishing: the row queue may grow past its capacity */
-  uint8_t magic[8];   /* the first bytes, until the format is known */
+  uint8_t magic[12];  /* the first bytes, until the format is known (WebP's signature is 12) */
   size_t magic_length;
   uint8_t *input; /* unconsumed bytes are input[input_start, input_length) */
   size_t input_start, input_length, input_capacity;

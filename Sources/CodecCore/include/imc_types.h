@@ -12,12 +12,13 @@ enum {
   IMC_FORMAT_UNKNOWN = 0,
   IMC_FORMAT_PNG = 1,
   IMC_FORMAT_JPEG = 2,
+  IMC_FORMAT_WEBP = 3,
 };
 
 /* Outcome of a call. IMC_OK is zero; everything else is a reason to stop. */
 enum {
   IMC_OK = 0,
-  IMC_ERR_NOT_IMAGE = 1,   /* magic bytes are neither PNG nor JPEG, or the file is empty */
+  IMC_ERR_NOT_IMAGE = 1,   /* magic bytes are not PNG, JPEG or WebP, or the file is empty */
   IMC_ERR_CORRUPT = 2,     /* damaged data: CRC, zlib, Huffman, markers, missing pixel data */
   IMC_ERR_TRUNCATED = 3,   /* the data ends before the image does */
   IMC_ERR_UNSUPPORTED = 4, /* a valid file using a feature we do not decode (12-bit, lossless JPEG) */
@@ -75,9 +76,11 @@ typedef struct {
 /* Decoding request and limits. Zero means "use the default" for the limits. */
 typedef struct {
   int32_t want;          /* IMC_WANT_* */
-  int32_t scale_eighths; /* JPEG DCT scaling: output is scale_eighths/8 of the source (1...16), 0 = 8 */
+  int32_t scale_eighths; /* JPEG DCT scaling, WebP's scaled output (an opaque still image): output is
+                            scale_eighths/8 of the source (1...16), 0 = 8 */
   int32_t lenient;       /* nonzero: warnings that mean lost data do not fail the decode */
   int32_t max_scans;     /* JPEG progressive scan limit */
+  uint32_t max_frames;   /* WebP: frames of an animation */
   uint32_t max_width;
   uint32_t max_height;
   uint64_t max_pixels;
@@ -108,19 +111,22 @@ typedef struct {
   int32_t has_transparency; /* PNG: alpha channel or tRNS chunk */
   int32_t has_icc;
   int32_t orientation; /* EXIF orientation 1...8; 0 when absent or undefined */
+  uint32_t frames;     /* WebP: frames of an animation (1 for a still image); 0 for PNG and JPEG */
+  int32_t lossless;    /* WebP: the (first) image is lossless (VP8L) */
 } imc_info;
 
 /* What a file says about its colours, read with the header. Pointers stay valid while the decoder
  * (or stream) lives. Nothing here is applied to the pixels, except a CMYK row converter. */
 enum {
   IMC_ICC_KEPT = 0,       /* no profile, or the profile in `icc` */
-  IMC_ICC_OVER_LIMIT = 1, /* JPEG: the APP2 segments add up to more than max_chunk_bytes (dropped) */
+  IMC_ICC_OVER_LIMIT = 1, /* JPEG: the APP2 segments add up to more than max_chunk_bytes, WebP: the
+                             ICCP chunk is larger (dropped) */
   IMC_ICC_INCOMPLETE = 2, /* JPEG: segments missing, repeated, or numbered inconsistently (dropped) */
   IMC_ICC_REFUSED = 3,    /* PNG: libpng refused the iCCP chunk (`note` says why) */
 };
 typedef struct {
   const uint8_t *icc; /* the ICC profile: JPEG APP2 ICC_PROFILE segments joined in sequence order,
-                         PNG iCCP inflated; NULL when none was kept */
+                         PNG iCCP inflated, WebP's ICCP chunk; NULL when none was kept */
   size_t icc_length;
   int32_t icc_state;     /* IMC_ICC_* */
   int32_t srgb_intent;   /* PNG sRGB chunk: its rendering intent 0...3; -1 when absent */

@@ -148,7 +148,7 @@ public final class ThumbnailStream {
     if let plan { return plan }
     let made = ThumbnailPlan(
       sourceWidth: header.width, sourceHeight: header.height, orientation: header.orientation,
-      format: header.format, options: options)
+      format: header.format, options: options, shrinksOnLoad: header.shrinksOnLoad)
     plan = made
     format = options.format.resolved(hasAlpha: header.hasAlpha)
     // Upscaling can ask for more pixels than any decode would be allowed to produce.

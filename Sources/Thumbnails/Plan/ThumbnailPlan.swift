@@ -40,7 +40,8 @@ public struct ThumbnailPlan: Sendable, Equatable {
     public var reduceFactor: Double { boxedExtent / Double(scaled) }
   }
 
-  /// The JPEG DCT scale to decode with (`.full` for PNG or when no scaling applies).
+  /// The scale to decode with: a JPEG's DCT scale, an opaque still WebP's scaled output (`.full`
+  /// for PNG, or when no scaling applies).
   public let jpegScale: JPEGScale
   /// The stored x axis.
   public let horizontal: Axis
@@ -59,11 +60,14 @@ public struct ThumbnailPlan: Sendable, Equatable {
   ///   - sourceWidth: Stored width of the source, at least 1.
   ///   - sourceHeight: Stored height of the source, at least 1.
   ///   - orientation: The source's EXIF orientation.
-  ///   - format: The source's format; only JPEG can be scaled on load.
+  ///   - format: The source's format.
   ///   - options: Size, fit, upscaling and orientation choices (other options do not change the plan).
+  ///   - shrinksOnLoad: Whether the decoder can scale this source on load (its header's
+  ///     ``/ImageCodecs/ImageHeader/shrinksOnLoad``: a JPEG, an opaque still WebP); `nil`, the
+  ///     default, means only a JPEG can.
   public init(
     sourceWidth: Int, sourceHeight: Int, orientation: ExifOrientation, format: ImageFormat,
-    options: ThumbnailOptions
+    options: ThumbnailOptions, shrinksOnLoad: Bool? = nil
   ) {
     let sourceWidth = max(1, sourceWidth)
     let sourceHeight = max(1, sourceHeight)
@@ -75,7 +79,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
     let kept = swapped ? (target.kept.1, target.kept.0) : target.kept
 
     var eighths = 8
-    if format == .jpeg {
+    if shrinksOnLoad ?? (format == .jpeg) {
       // Shrink on load while the remaining factor stays at least 2 (libvips' rule).
       for candidate in [1, 2, 4]
       where sourceWidth >= 16 / candidate * scaled.0 && sourceHeight >= 16 / candidate * scaled.1 {
