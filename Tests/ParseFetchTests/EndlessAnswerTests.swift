@@ -9,9 +9,10 @@ import Testing
 /// answer's body is kept to 4 KiB, the message, and the exchange ends there; a slow body meets the
 /// speed floor (1024 bytes/s over each idle-timeout window, by default). Before the fix the first
 /// two read until the server gave up (60 s, tens of MB) and the third was never timed out at all.
-@Suite(.timeLimit(.minutes(5))) struct EndlessAnswerTests {
-  /// Far above the 3 s each of these takes, far below the 60 s after which the server gives up.
-  static let bound = Duration.seconds(25)
+@Suite(.serialized, .timeLimit(.minutes(5))) struct EndlessAnswerTests {
+  /// Far above the 3 s each of these takes, below the 60 s after which the server gives up (before
+  /// the fix each read until then); not tighter, as a loaded CI host stretches a few seconds to 28.
+  static let bound = Duration.seconds(45)
 
   static func downloader() -> Downloader {
     Downloader(options: .init(maximumBytes: 100_000, idleTimeout: 3, retryPolicy: .none))

@@ -168,7 +168,7 @@ def one_run(args, port, seed, bodies):
         "--timeout", str(args.timeout), "--max-time", str(args.max_time), "--retries", str(retries),
         "--jobs", str(jobs), "--max-bytes", "2000000", "--cache-dir", cache, "--progress", "never"]
     # Each try: at most max-time, then a backoff of at most 0.5 x 2^k s (Retry-After up to 2 s here).
-    bound = (retries + 1) * (args.max_time + 2.5) + 10
+    bound = (retries + 1) * (args.max_time + 2.5) + args.slack
     rounds = 2 if rng.random() < 0.33 else 1
     problems = []
     peak = 0
@@ -200,6 +200,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=1)
     parser.add_argument("--max-time", type=float, default=5)
     parser.add_argument("--max-rss", type=int, default=256, help="MiB")
+    parser.add_argument("--slack", type=float, default=10,
+                        help="seconds a run may take beyond its clocks (start-up, a loaded host)")
     parser.add_argument("--replay", nargs="*", default=[])
     parser.add_argument("--log", help="the server's line per answer")
     args = parser.parse_args()
