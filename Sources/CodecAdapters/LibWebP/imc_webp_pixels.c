@@ -55,10 +55,11 @@ void imc_webp_convert_rows(const uint8_t *in, size_t in_stride, int in_channels,
   }
 }
 
-/* rows * stride bytes, or 0 when that overflows. */
-static size_t image_bytes(size_t stride, uint32_t rows) {
-  if (rows > 0 && stride > SIZE_MAX / rows) return 0;
-  return stride * rows;
+/* rows * stride bytes, malloc'd; NULL (with the status set) when that overflows or memory ran out. */
+static uint8_t *allocate_image(size_t stride, uint32_t rows, imc_status *status) {
+  uint8_t *image = rows > 0 && stride > SIZE_MAX / rows ? NULL : malloc(stride * rows);
+  if (!image) imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory for the pixels");
+  return image;
 }
 
 int32_t imc_webp_start_output(struct imc_webp_session *session, uint8_t *out, size_t stride, imc_status *status) {
@@ -67,12 +68,8 @@ int32_t imc_webp_start_output(struct imc_webp_session *session, uint8_t *out, si
   uint32_t width = info->output_width, height = info->output_height;
   if (!out) {
     stride = (size_t)width * imc_layout_bytes_per_pixel(info->output_layout);
-    size_t bytes = image_bytes(stride, height);
-    session->own = bytes ? malloc(bytes) : NULL;
-    if (!session->own) {
-      imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory for the pixels");
-      return status->code;
-    }
+    session->own = allocate_image(stride, height, status);
+    if (!session->own) return status->code;
     out = session->own;
   }
   session->out = out;
@@ -85,12 +82,8 @@ int32_t imc_webp_start_output(struct imc_webp_session *session, uint8_t *out, si
   WEBP_CSP_MODE mode = info->output_layout == IMC_LAYOUT_RGBA8 ? MODE_RGBA : MODE_RGB;
   if (info->output_layout == IMC_LAYOUT_GRAY8) {
     target_stride = (size_t)width * 3;
-    size_t bytes = image_bytes(target_stride, height);
-    session->scratch = bytes ? malloc(bytes) : NULL;
-    if (!session->scratch) {
-      imc_status_set(status, IMC_ERR_NO_MEMORY, "out of memory for the pixels");
-      return status->code;
-    }
+    session->scratch = allocate_image(target_stride, height, status);
+    if (!session->scratch) return status->code;
     target = session->scratch;
   }
   WebPDecoderConfig *config = &session->config;
