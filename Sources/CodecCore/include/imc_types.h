@@ -13,6 +13,9 @@ enum {
   IMC_FORMAT_PNG = 1,
   IMC_FORMAT_JPEG = 2,
   IMC_FORMAT_WEBP = 3,
+  IMC_FORMAT_GIF = 4,  /* giflib */
+  IMC_FORMAT_HEIC = 5, /* HEIF with HEVC images, and any HEIF (mif1) until its primary image is read */
+  IMC_FORMAT_AVIF = 6, /* HEIF with AV1 images */
 };
 
 /* Outcome of a call. IMC_OK is zero; everything else is a reason to stop. */
