@@ -54,12 +54,21 @@ let package = Package(
       name: "CLibWebPAdapter", dependencies: ["CCodecCore", "CWebP", "CWebPDemux"],
       path: "Sources/CodecAdapters/LibWebP",
       linkerSettings: [.linkedLibrary("webpmux")]),
-    // The front ends (pull, push, the format table of PNG, JPEG and WebP): the C module Swift's
+    // giflib (GIF files): Debian's libgif-dev ships no pkg-config file, so the module map names the
+    // library and its header is found in the default search path (scripts/install-deps installs it).
+    .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+    // The format table's GIF adapter, a whole-file format over the core (imc_whole.h).
+    // (A C target gets no link from a module map, so the adapter names the library too.)
+    .target(
+      name: "CLibGIFAdapter", dependencies: ["CCodecCore", "CGIF"], path: "Sources/CodecAdapters/GIFLib",
+      linkerSettings: [.linkedLibrary("gif")]),
+    // The front ends (pull, push, the format table of PNG, JPEG, WebP and GIF): the C module Swift's
     // ImageCodecs imports.
     .target(
       name: "CImageCodecs",
       dependencies: [
-        "CCodecCore", "CLibPNGAdapter", "CLibJPEGAdapter", "CLibWebPAdapter", "CZlibAdapter", "CJPEGEngine",
+        "CCodecCore", "CLibPNGAdapter", "CLibJPEGAdapter", "CLibWebPAdapter", "CLibGIFAdapter", "CZlibAdapter",
+        "CJPEGEngine",
         "CPNGRowEngine",
       ]),
     // The systems layer, the one home of system calls: regular files (read, write, append), file

@@ -55,7 +55,7 @@ http {
   fastcgi_temp_path $work/fastcgi;
   uwsgi_temp_path $work/uwsgi;
   scgi_temp_path $work/scgi;
-  types { image/jpeg jpg jpeg; image/png png; }
+  types { image/jpeg jpg jpeg; image/png png; image/webp webp; image/gif gif; }
   default_type application/octet-stream;
   server { listen 127.0.0.1:$port; root $root; }
 }

@@ -1,7 +1,8 @@
-/* imc_formats.c: the format table: which adapter decodes which container (PNG, JPEG, WebP). The
+/* imc_formats.c: the format table: which adapter decodes which container (PNG, JPEG, WebP, GIF). The
  * only place the front ends name a format. */
 #include "imc_formats.h"
 
+#include "imc_libgif.h"
 #include "imc_libjpeg.h"
 #include "imc_libpng.h"
 #include "imc_libwebp.h"
@@ -11,6 +12,7 @@ const imc_format_ops *imc_format_for(int32_t format) {
   case IMC_FORMAT_PNG: return &imc_png_format;
   case IMC_FORMAT_JPEG: return &imc_jpeg_format;
   case IMC_FORMAT_WEBP: return &imc_webp_format;
+  case IMC_FORMAT_GIF: return &imc_gif_format;
   default: return NULL;
   }
 }
@@ -21,6 +23,9 @@ int imc_format_possible(const uint8_t *magic, size_t length) {
   if (length == 0) return 1;
   if (memcmp(magic, png_magic, length < 8 ? length : 8) == 0 || memcmp(magic, jpeg_magic, length < 2 ? length : 2) == 0)
     return 1;
+  /* GIF: "GIF87a" or "GIF89a". */
+  size_t gif_length = length < 6 ? length : 6;
+  if (memcmp(magic, "GIF87a", gif_length) == 0 || memcmp(magic, "GIF89a", gif_length) == 0) return 1;
   /* WebP: "RIFF", four bytes of size (anything), "WEBP". */
   if (memcmp(magic, "RIFF", length < 4 ? length : 4) != 0) return 0;
   return length <= 8 || memcmp(magic + 8, "WEBP", length - 8 < 4 ? length - 8 : 4) == 0;

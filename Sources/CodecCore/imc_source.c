@@ -26,6 +26,8 @@ int32_t imc_sniff(const uint8_t *data, size_t length) {
   if (length >= 2 && data[0] == 0xff && data[1] == 0xd8) return IMC_FORMAT_JPEG;
   /* RIFF, the container's size, WEBP. */
   if (length >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) return IMC_FORMAT_WEBP;
+  /* GIF: "GIF87a" or "GIF89a" (giflib checks "GIF" and reads the version as given). */
+  if (length >= 6 && (memcmp(data, "GIF87a", 6) == 0 || memcmp(data, "GIF89a", 6) == 0)) return IMC_FORMAT_GIF;
   return IMC_FORMAT_UNKNOWN;
 }
 

@@ -3,8 +3,9 @@ public import FoundationEssentials
 internal import CLCMS2Adapter
 internal import SystemFiles
 
-/// Decodes PNG, JPEG and WebP files into ``Image`` pixel buffers, strictly by default: an image is
-/// returned only if every pixel decoded (an animated WebP: every frame; its first is the image).
+/// Decodes PNG, JPEG, WebP and GIF files into ``Image`` pixel buffers, strictly by default: an image
+/// is returned only if every pixel decoded (an animated WebP or GIF: every frame; its first is the
+/// image).
 /// The format comes from the magic bytes, never from a file name.
 ///
 /// ```swift
@@ -20,7 +21,7 @@ public enum ImageDecoder {
   ///   - bytes: The file's bytes (`Data`, `[UInt8]`, …).
   ///   - limits: Limits the header must respect.
   /// - Returns: The header.
-  /// - Throws: ``DecodeError`` when the bytes are not a valid PNG, JPEG or WebP header or exceed the limits.
+  /// - Throws: ``DecodeError`` when the bytes are not a valid PNG, JPEG, WebP or GIF header or exceed the limits.
   public static func probe(_ bytes: some ContiguousBytes, limits: DecodeLimits = .standard) throws(DecodeError)
     -> ImageHeader
   {
@@ -31,7 +32,7 @@ public enum ImageDecoder {
 
   /// Reads the header of an image file, reading only as far into the file as the header goes (a
   /// WebP whose header announces EXIF data: to that chunk, after the image data; an animated WebP:
-  /// to its end, its frames counted).
+  /// to its end, its frames counted; a GIF: to its trailer, its frames counted).
   /// - Parameters:
   ///   - path: The file's path.
   ///   - limits: Limits the header must respect.

@@ -10,7 +10,7 @@ public struct ImageHeader: Sendable, Equatable {
   public let height: Int
   /// The colour model of the stream.
   public let colorType: ColorType
-  /// Bits per sample: PNG 1, 2, 4, 8 or 16; JPEG its data precision (8); WebP 8.
+  /// Bits per sample: PNG 1, 2, 4, 8 or 16; JPEG its data precision (8); WebP and GIF 8.
   public let bitDepth: Int
   /// PNG: Adam7 interlaced.
   public let isInterlaced: Bool
@@ -29,19 +29,20 @@ public struct ImageHeader: Sendable, Equatable {
   public let colorSpace: ColorSpace
   /// Whether the image has an alpha channel or PNG transparency (tRNS).
   public let hasAlpha: Bool
-  /// The frames of an animation (WebP); 1 for a still image.
+  /// The frames of an animation (WebP, GIF); 1 for a still image.
   public let frameCount: Int
   /// WebP: the (first) image is lossless (VP8L); `false` for lossy WebP and other formats.
   public let isLossless: Bool
 
   /// Whether a decode can shrink this image on load (``DecodeOptions/jpegScale``): a JPEG (DCT
-  /// scaling), an opaque still WebP (libwebp's scaled output). Not a PNG, nor a WebP with alpha
-  /// (libwebp's scaler does not weight colour by alpha) or animated.
+  /// scaling), an opaque still WebP (libwebp's scaled output). Not a PNG or a GIF (decoded at their
+  /// stored size), nor a WebP with alpha (libwebp's scaler does not weight colour by alpha) or
+  /// animated.
   public var shrinksOnLoad: Bool {
     switch format {
     case .jpeg: true
     case .webp: !hasAlpha && frameCount == 1
-    case .png: false
+    case .png, .gif: false
     }
   }
 
@@ -79,7 +80,7 @@ public struct ImageHeader: Sendable, Equatable {
     bitDepth = Int(info.bit_depth)
     orientation = ExifOrientation(exifValue: Int(info.orientation))
     hasICCProfile = info.has_icc != 0
-    isInterlaced = format == .png && info.interlaced != 0
+    isInterlaced = (format == .png || format == .gif) && info.interlaced != 0
     isProgressive = format == .jpeg && info.interlaced != 0
     isArithmeticCoded = info.arithmetic != 0
     frameCount = max(1, Int(info.frames))
@@ -88,6 +89,10 @@ public struct ImageHeader: Sendable, Equatable {
       colorType = info.has_transparency != 0 ? .rgba : .rgb
       hasAlpha = info.has_transparency != 0
       chromaSubsampling = info.lossless != 0 || frameCount > 1 ? nil : "4:2:0"  // VP8 is always 4:2:0
+    } else if format == .gif {
+      colorType = .palette
+      hasAlpha = info.has_transparency != 0  // a transparent index, or a first frame short of the screen
+      chromaSubsampling = nil
     } else if format == .png {
       colorType =
         switch info.color_type {

@@ -2,7 +2,7 @@ internal import SystemFiles
 
 /// The text an image file carries ahead of its pixels, read from the file's first bytes without
 /// decoding anything: JPEG `COM` segments, PNG `tEXt` and uncompressed `iTXt` chunks, and a WebP
-/// file's `ICMT` comment chunk (found by walking its chunk headers). Also whether the file ends as a
+/// file's `ICMT` comment chunk (found by walking its chunk headers); none from a GIF. Also whether the file ends as a
 /// complete file does, and its colour space (its ICC profile and, for PNG, `sRGB`/`gAMA`/`cHRM`).
 ///
 /// ```swift
@@ -44,8 +44,8 @@ public struct ImageMetadata: Sendable, Equatable {
   /// The text entries before the image data (the first scan or `IDAT`), in file order, as far as
   /// the bytes read reach.
   public let texts: [Text]
-  /// Whether the file ends with a JPEG `EOI` marker or a PNG `IEND` chunk (with its checksum), or is
-  /// as long as its WebP RIFF header says.
+  /// Whether the file ends with a JPEG `EOI` marker, a PNG `IEND` chunk (with its checksum) or a
+  /// GIF trailer (`0x3B`), or is as long as its WebP RIFF header says.
   public let isComplete: Bool
   /// The colour space the file declares, its profile judged (see ``ColorSpace``); `nil` when not read.
   public let colorSpace: ColorSpace?
@@ -77,7 +77,7 @@ public struct ImageMetadata: Sendable, Equatable {
   ///     the image data, within the standard limits); `true` by default.
   /// - Returns: The metadata.
   /// - Throws: ``DecodeError``: ``DecodeError/Kind/io`` when the file cannot be opened or read or is
-  ///   not a regular file, ``DecodeError/Kind/notAnImage`` when it is not a PNG, JPEG or WebP file.
+  ///   not a regular file, ``DecodeError/Kind/notAnImage`` when it is not a PNG, JPEG, WebP or GIF file.
   public static func read(contentsOf path: String, headBytes: Int = defaultHeadBytes, readsColor: Bool = true)
     throws(DecodeError) -> ImageMetadata
   {
@@ -118,7 +118,7 @@ public struct ImageMetadata: Sendable, Equatable {
   /// - Parameter bytes: The start of a file, or all of it; `isComplete` is judged from the last 12
   ///   of these bytes.
   /// - Returns: The metadata.
-  /// - Throws: ``DecodeError/Kind/notAnImage`` when the bytes are not a PNG, JPEG or WebP file.
+  /// - Throws: ``DecodeError/Kind/notAnImage`` when the bytes are not a PNG, JPEG, WebP or GIF file.
   public static func read(_ bytes: [UInt8]) throws(DecodeError) -> ImageMetadata {
     if WebPChunks.isWebP(bytes) {
       return WebPChunks(size: bytes.count) { (offset, count) in
@@ -138,7 +138,10 @@ public struct ImageMetadata: Sendable, Equatable {
       let iend: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
       return ImageMetadata(format: .png, texts: pngTexts(head), isComplete: tail == iend)
     }
-    throw DecodeError(kind: .notAnImage, format: nil, message: "not a PNG, JPEG or WebP file")
+    if ImageFormat(sniffing: head) == .gif {
+      return ImageMetadata(format: .gif, texts: [], isComplete: tail.last == 0x3B)  // the trailer
+    }
+    throw DecodeError(kind: .notAnImage, format: nil, message: "not a PNG, JPEG, WebP or GIF file")
   }
 
   /// The `COM` segments before the first scan (`SOS`), walking marker segments from `SOI`.

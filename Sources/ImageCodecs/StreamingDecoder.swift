@@ -2,7 +2,7 @@ internal import CImageCodecs
 public import FoundationEssentials
 internal import CLCMS2Adapter
 
-/// Decodes a PNG, JPEG or WebP from bytes pushed as they arrive, handing out rows as they are ready.
+/// Decodes a PNG, JPEG, WebP or GIF from bytes pushed as they arrive, handing out rows as they are ready.
 ///
 /// The verdict is the full decode's: the same options, limits and strictness, the same accept or
 /// reject with the same ``DecodeError/Kind``. Feed the bytes with ``append(_:)`` (any chunking),
@@ -26,6 +26,11 @@ internal import CLCMS2Adapter
 /// are handed out together once it is decoded (libwebp decodes into one image buffer); a file whose
 /// header announces an EXIF chunk (which follows the image data) has its ``header`` once that chunk
 /// is in, so that the orientation is known; an animation is decoded once every byte is there.
+///
+/// GIF: the header (the image's size, its frames counted and each held to the limits) is known once
+/// the trailer has arrived, and the file is decoded (every frame) once ``finish()`` says every byte
+/// is in; its rows are then handed out together. A file over a limit is refused as soon as the
+/// bytes show it.
 ///
 /// Not thread-safe: one caller (a queue, a task) at a time.
 public final class StreamingDecoder {

@@ -47,6 +47,9 @@ enum InfoCommand {
     switch header.format {
     case .png:
       fields.append(("interlaced", .bool(header.isInterlaced)))
+    case .gif:
+      fields.append(("interlaced", .bool(header.isInterlaced)))
+      fields.append(("frames", .int(header.frameCount)))
     case .webp:
       fields.append(("lossless", .bool(header.isLossless)))
       fields.append(("frames", .int(header.frameCount)))

@@ -99,7 +99,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           "max-pixels", value: true, valueName: "N",
           help: "largest accepted width x height, of each frame too (default 100000000)"),
         OptionSpec(
-          "max-frames", value: true, valueName: "N", help: "most frames an animation may have (WebP; default 1000)"),
+          "max-frames", value: true, valueName: "N", help: "most frames an animation may have (WebP, GIF; default 1000)"),
       ]
     case .folders:
       [
@@ -140,7 +140,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           help: "write to PATH atomically (not the input), or - for standard output"),
         OptionSpec(
           "pixel-format", value: true, valueName: "F",
-          help: "auto (rgba8 for PNG, rgb8/gray8 for JPEG, rgb8/rgba8 for WebP), source, native, rgba8, rgb8, gray8"),
+          help: "auto (rgba8 for PNG, rgb8/gray8 for JPEG, rgb8/rgba8 for WebP and GIF), source, native, rgba8, rgb8, gray8"),
         OptionSpec("orient", help: "apply the EXIF orientation"),
         OptionSpec("srgb", help: "convert the pixels to sRGB through the file's colour profile"),
         OptionSpec("lenient", help: "return what decodes from a damaged file instead of failing"),

@@ -100,6 +100,7 @@ struct FileBenchmark {
     case .jpeg: header.isProgressive ? "progressive" : "baseline"
     case .png: header.isInterlaced ? "interlaced" : "plain"
     case .webp: "webp"  // never decoded: ImageDecoder refuses WebP
+    case .gif: header.isInterlaced ? "interlaced" : "plain"
     }
   }
 
@@ -108,6 +109,7 @@ struct FileBenchmark {
     case .jpeg: header.chromaSubsampling ?? header.colorType.rawValue
     case .png: "\(header.colorType.rawValue) \(header.bitDepth)-bit"
     case .webp: "webp"
+    case .gif: "gif \(header.frameCount) frame\(header.frameCount == 1 ? "" : "s")"
     }
   }
 

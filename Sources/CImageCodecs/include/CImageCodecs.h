@@ -3,7 +3,7 @@
  * Swift's ImageCodecs sees plain structs, status codes and byte buffers through this header: it
  * allocates the pixel buffer, C fills it. Behind it: pull decoding (a whole file or memory range)
  * and push decoding (bytes as they arrive), each over the format table of imc_formats.c, whose
- * adapters keep every libpng, libjpeg and libwebp session, every setjmp/longjmp and every library
+ * adapters keep every libpng, libjpeg, libwebp and giflib session, every setjmp/longjmp and every library
  * callback.
  * Nothing here prints, exits or aborts. All symbols carry the `imc_` prefix.
  */

@@ -53,8 +53,8 @@ size_t imc_source_read(imc_source *source, uint8_t *out, size_t n);
 /* Bytes per pixel of a layout, 0 for an unknown one. */
 size_t imc_layout_bytes_per_pixel(int32_t layout);
 
-/* The format named by the first bytes (12 are enough): IMC_FORMAT_PNG, IMC_FORMAT_JPEG, IMC_FORMAT_WEBP
- * or IMC_FORMAT_UNKNOWN. */
+/* The format named by the first bytes (12 are enough): IMC_FORMAT_PNG, IMC_FORMAT_JPEG, IMC_FORMAT_WEBP,
+ * IMC_FORMAT_GIF or IMC_FORMAT_UNKNOWN. */
 int32_t imc_sniff(const uint8_t *data, size_t length);
 
 /* EXIF orientation (1...8) from a TIFF structure (what follows "Exif\0\0"); 0 if absent or invalid. */

@@ -21,7 +21,7 @@ enum {
 /* Outcome of a call. IMC_OK is zero; everything else is a reason to stop. */
 enum {
   IMC_OK = 0,
-  IMC_ERR_NOT_IMAGE = 1,   /* magic bytes are not PNG, JPEG or WebP, or the file is empty */
+  IMC_ERR_NOT_IMAGE = 1,   /* magic bytes are not PNG, JPEG, WebP or GIF, or the file is empty */
   IMC_ERR_CORRUPT = 2,     /* damaged data: CRC, zlib, Huffman, markers, missing pixel data */
   IMC_ERR_TRUNCATED = 3,   /* the data ends before the image does */
   IMC_ERR_UNSUPPORTED = 4, /* a valid file using a feature we do not decode (12-bit, lossless JPEG) */
@@ -83,7 +83,7 @@ typedef struct {
                             scale_eighths/8 of the source (1...16), 0 = 8 */
   int32_t lenient;       /* nonzero: warnings that mean lost data do not fail the decode */
   int32_t max_scans;     /* JPEG progressive scan limit */
-  uint32_t max_frames;   /* WebP: frames of an animation */
+  uint32_t max_frames;   /* WebP, GIF: frames of an animation */
   uint32_t max_width;
   uint32_t max_height;
   uint64_t max_pixels;
@@ -114,7 +114,7 @@ typedef struct {
   int32_t has_transparency; /* PNG: alpha channel or tRNS chunk */
   int32_t has_icc;
   int32_t orientation; /* EXIF orientation 1...8; 0 when absent or undefined */
-  uint32_t frames;     /* WebP: frames of an animation (1 for a still image); 0 for PNG and JPEG */
+  uint32_t frames;     /* WebP, GIF: frames of an animation (1 for a still image); 0 for PNG and JPEG */
   int32_t lossless;    /* WebP: the (first) image is lossless (VP8L) */
 } imc_info;
 
