@@ -16,6 +16,8 @@ reads (each target's entry point says how it reads its input):
 - FuzzWebP: the WebP files of Fixtures/formats (libwebp's test vectors, the project's own) of at
   most 24 KB, each under two of the control bytes below in its first byte (which the forced
   signature replaces).
+- FuzzGIF: the GIF files of Fixtures/formats/gif (Pillow's) of at most 24 KB, each under two of the
+  control bytes below in its first byte (which the forced signature replaces).
 - FuzzColor: the input is an ICC profile (the .icc files of Fixtures/color).
 - FuzzJPEGStructure: the input is the choices of the target's JPEG encoder, not a file: generated
   byte strings (a fixed pseudo-random sequence), each steering the encoder to some frame and script.
@@ -56,6 +58,8 @@ INFLATE_CONTROLS = [0x00, 0x01, 0x02, 0x80, 0x85]
 # FuzzWebP's first byte: bits 0-2 format (modulo 5), bits 3-4 scale (full, 1/2, 1/4, 1/8), bit 5
 # appendLast, bits 6-7 the largest piece (1, 16, 700 bytes, half).
 WEBP_CONTROLS = [0x00, 0x29, 0x52, 0x9B, 0xC4, 0xF8]
+# FuzzGIF's first byte: as FuzzWebP's (a GIF is never scaled: the scale must change nothing).
+GIF_CONTROLS = [0x00, 0x29, 0x52, 0x9B, 0xC4, 0xF8]
 # FuzzStreaming's first three bytes: options (modulo 5), then the chunk sizes' seed.
 STREAMING_CONTROLS = [b"\x00\x12\x34", b"\x02\xab\xcd", b"\x03\x01\x00", b"\x04\x77\x00"]
 
@@ -141,6 +145,12 @@ def seeds(target):
         for index, path in enumerate(small):
             data = read(path)
             for control in rotated(WEBP_CONTROLS, index, 2):
+                yield f"{named(path)}~{control:02x}", bytes([control]) + data[1:]
+    elif target == "FuzzGIF":
+        small = [p for p in files("Fixtures/formats/gif/*.gif") if os.path.getsize(p) <= 24000]
+        for index, path in enumerate(small):
+            data = read(path)
+            for control in rotated(GIF_CONTROLS, index, 2):
                 yield f"{named(path)}~{control:02x}", bytes([control]) + data[1:]
     elif target == "FuzzPNG":
         for path in pngs():

@@ -53,8 +53,9 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-# The files' content types by extension, whatever this Python's table knows: WebP (issue 31) too.
+# The files' content types by extension, whatever this Python's table knows: WebP and GIF (issue 31) too.
 mimetypes.add_type("image/webp", ".webp")
+mimetypes.add_type("image/gif", ".gif")
 
 REST_GET_KEYS = {"keys", "include", "excludeKeys"}
 QUERY_KEYS = {"where", "limit", "skip", "order", "keys", "count", "include", "excludeKeys"}

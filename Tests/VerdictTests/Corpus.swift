@@ -67,7 +67,8 @@ enum Corpus {
 
   /// The files whose every prefix the truncation sweep decodes: small ones of each kind (a
   /// baseline JPEG, a multi-scan baseline, a progressive one, a PNG, an interlaced PNG, a lossy, a
-  /// lossless and a lossy-with-alpha WebP, an animated one) and the multi-scan polyglot.
+  /// lossless and a lossy-with-alpha WebP, an animated one, an interlaced GIF and an animated one) and
+  /// the multi-scan polyglot.
   static let sweep = [
     "Fixtures/verdicts/baseline/jpeg-baseline.jpg",
     "Fixtures/verdicts/multiscan/jpeg-multiscan-baseline.jpg",
@@ -79,6 +80,8 @@ enum Corpus {
     "Fixtures/formats/webp/lossless_vec_1_7.webp",
     "Fixtures/formats/webp/lossy_alpha4.webp",
     "Fixtures/formats/webp-made/anim-3-frames.webp",
+    "Fixtures/formats/gif/first_frame_transparency.gif",
+    "Fixtures/formats/gif/dispose_bgnd.gif",
   ]
 
   /// The generated files (`Fixtures/verdicts`) with bytes after the end of their image.

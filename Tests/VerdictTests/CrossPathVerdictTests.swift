@@ -66,7 +66,7 @@ import Testing
       "Fixtures/regressions/Verdicts",
       "Fixtures/verdicts/baseline", "Fixtures/verdicts/multiscan", "Fixtures/verdicts/chunks-after-idat",
       "Fixtures/verdicts/after-the-end", "Fixtures/verdicts/progressive-damage",
-      "fuzz/seeds/FuzzParseJSON", "Fixtures/formats/webp", "Fixtures/formats/webp-made",
+      "fuzz/seeds/FuzzParseJSON", "Fixtures/formats/webp", "Fixtures/formats/webp-made", "Fixtures/formats/gif",
     ] {
       #expect(Corpus.groups.contains(expected), "\(expected) is not in \(Corpus.groups)")
     }
