@@ -29,7 +29,9 @@ import Testing
   }
 
   @Test func infoDescribesAStillAndAnAnimatedGIF() throws {
-    let run = try runImgfetch(["info", Self.gif("hopper.gif"), Self.gif("chi.gif"), Self.gif("first_frame_transparency.gif")])
+    let run = try runImgfetch([
+      "info", Self.gif("hopper.gif"), Self.gif("chi.gif"), Self.gif("first_frame_transparency.gif"),
+    ])
     #expect(run.status == 0 && run.stderr.isEmpty)
     let objects = try run.stdoutText.split(separator: "\n").map(Self.object)
     #expect(objects.count == 3)
@@ -65,13 +67,16 @@ import Testing
     let chi = Self.gif("chi.gif")
     let frames = try runImgfetch(["verify", "--max-frames", "30", chi])
     #expect(frames.status == 4)
-    #expect(frames.stderrText == "imgfetch: \(chi): GIF over a decode limit: animation has more frames than the 30-frame limit\n")
+    #expect(
+      frames.stderrText
+        == "imgfetch: \(chi): GIF over a decode limit: animation has more frames than the 30-frame limit\n")
     #expect(try runImgfetch(["verify", "--max-frames", "31", chi]).status == 0)
     let pixels = try runImgfetch(["verify", "--max-pixels", "50000", chi])
     #expect(pixels.status == 4)
     #expect(
       pixels.stderrText
-        == "imgfetch: \(chi): GIF over a decode limit: the logical screen is 320x240 (76800 pixels), over the 50000-pixel limit\n")
+        == "imgfetch: \(chi): GIF over a decode limit: the logical screen is 320x240 (76800 pixels), over the 50000-pixel limit\n"
+    )
   }
 
   /// A GIF's thumbnail is the thumbnail of its pixels: the same as that of a PNG holding the pixels

@@ -33,7 +33,9 @@ import Testing
   }()
 
   static func path(_ file: String) -> String { formats.appendingPathComponent(file).path }
-  static func bytes(_ file: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(file)))) }
+  static func bytes(_ file: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(file))))
+  }
   static let rgba = DecodeOptions(pixelFormat: .rgba8)
 
   /// Every path's outcome on bytes (and the file they are, when given), labelled.
@@ -51,7 +53,8 @@ import Testing
       let maxChunk = [1, 300, 4096][Int(seed - 1)]
       let pieces = bytes.count > 64 << 10 ? max(maxChunk, bytes.count / 200) : maxChunk
       outcomes.append(
-        ("streamed (seed \(seed))", StreamingDecoderTests.stream(bytes, options: options, seed: seed, maxChunk: pieces)))
+        ("streamed (seed \(seed))", StreamingDecoderTests.stream(bytes, options: options, seed: seed, maxChunk: pieces))
+      )
     }
     return outcomes
   }
@@ -182,11 +185,14 @@ import Testing
     let interlaced = GIFMaker.file(
       width: 3, height: 10, frames: [GIFMaker.Frame(width: 3, height: 10, pixels: stored, interlaced: true)])
     for (label, outcome) in Self.outcomes(interlaced, file: nil) {
-      let expected: [UInt8] = rows.flatMap { row in row.flatMap { (index: UInt8) -> [UInt8] in GIFMaker.color(Int(index)) + [255] } }
+      let expected: [UInt8] = rows.flatMap { row in
+        row.flatMap { (index: UInt8) -> [UInt8] in GIFMaker.color(Int(index)) + [255] }
+      }
       #expect((try? outcome.get())?.bytes == expected, "\(label)")
     }
     let grown = GIFMaker.file(
-      width: 1, height: 1, frames: [GIFMaker.Frame(left: 1, top: 0, width: 1, height: 2, pixels: [5, 6], transparent: 6)])
+      width: 1, height: 1,
+      frames: [GIFMaker.Frame(left: 1, top: 0, width: 1, height: 2, pixels: [5, 6], transparent: 6)])
     let header = try ImageDecoder.probe(grown)
     #expect(header.width == 2 && header.height == 2 && header.hasAlpha)
     let clear: [UInt8] = [0, 0, 0, 0]
@@ -206,7 +212,10 @@ import Testing
         GIFMaker.file(width: 2, height: 1, frames: [frame], trailer: false), .truncated,
         "the file ends before its trailer (after frame 1)"
       ),
-      (GIFMaker.file(width: 2, height: 1, frames: []), .corrupt, "the GIF has no image (its trailer comes before any frame)"),
+      (
+        GIFMaker.file(width: 2, height: 1, frames: []), .corrupt,
+        "the GIF has no image (its trailer comes before any frame)"
+      ),
       (
         GIFMaker.file(width: 2, height: 1, frames: [GIFMaker.Frame(width: 0, height: 1, pixels: [])]), .corrupt,
         "frame 1 has a zero dimension (0x1)"

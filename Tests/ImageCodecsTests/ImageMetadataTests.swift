@@ -108,6 +108,11 @@ import Testing
     #expect { try ImageMetadata.read(contentsOf: directory.path + "/missing.jpg") } throws: {
       ($0 as? DecodeError)?.kind == .io
     }
-    #expect { try ImageMetadata.read(Array("GIF89a".utf8)) } throws: { ($0 as? DecodeError)?.kind == .notAnImage }
+    // A BMP is not an image imgfetch reads; a GIF's signature alone is a GIF, cut before its trailer.
+    #expect { try ImageMetadata.read(Array("BM6\u{0}\u{0}\u{0}".utf8)) } throws: {
+      ($0 as? DecodeError)?.kind == .notAnImage
+    }
+    let gif = try ImageMetadata.read(Array("GIF89a".utf8))
+    #expect(gif.format == .gif && !gif.isComplete)
   }
 }
