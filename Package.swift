@@ -54,12 +54,16 @@ let package = Package(
       name: "CLibWebPAdapter", dependencies: ["CCodecCore", "CWebP", "CWebPDemux"],
       path: "Sources/CodecAdapters/LibWebP",
       linkerSettings: [.linkedLibrary("webpmux")]),
-    // The front ends (pull, push, the format table of PNG, JPEG and WebP): the C module Swift's
+    // libheif (HEIC and AVIF files), opened with dlopen by the first HEIF decode (only its headers
+    // are needed to build: Debian's libheif-dev), over the core's whole-file decode.
+    .target(name: "CLibHeifAdapter", dependencies: ["CCodecCore"], path: "Sources/CodecAdapters/LibHeif"),
+    // The front ends (pull, push, the format table of PNG, JPEG, WebP, HEIC and AVIF): the C module Swift's
     // ImageCodecs imports.
     .target(
       name: "CImageCodecs",
       dependencies: [
-        "CCodecCore", "CLibPNGAdapter", "CLibJPEGAdapter", "CLibWebPAdapter", "CZlibAdapter", "CJPEGEngine",
+        "CCodecCore", "CLibPNGAdapter", "CLibJPEGAdapter", "CLibWebPAdapter", "CLibHeifAdapter", "CZlibAdapter",
+        "CJPEGEngine",
         "CPNGRowEngine",
       ]),
     // The systems layer, the one home of system calls: regular files (read, write, append), file

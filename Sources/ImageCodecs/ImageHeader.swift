@@ -10,7 +10,8 @@ public struct ImageHeader: Sendable, Equatable {
   public let height: Int
   /// The colour model of the stream.
   public let colorType: ColorType
-  /// Bits per sample: PNG 1, 2, 4, 8 or 16; JPEG its data precision (8); WebP 8.
+  /// Bits per sample: PNG 1, 2, 4, 8 or 16; JPEG its data precision (8); WebP 8; HEIC and
+  /// AVIF the primary image's luma depth (8, 10 or 12).
   public let bitDepth: Int
   /// PNG: Adam7 interlaced.
   public let isInterlaced: Bool
@@ -29,7 +30,8 @@ public struct ImageHeader: Sendable, Equatable {
   public let colorSpace: ColorSpace
   /// Whether the image has an alpha channel or PNG transparency (tRNS).
   public let hasAlpha: Bool
-  /// The frames of an animation (WebP); 1 for a still image.
+  /// The frames of an animation (WebP), the top-level images of a HEIF (a burst's photos; the
+  /// primary one is the image); 1 for a still image.
   public let frameCount: Int
   /// WebP: the (first) image is lossless (VP8L); `false` for lossy WebP and other formats.
   public let isLossless: Bool
@@ -41,7 +43,7 @@ public struct ImageHeader: Sendable, Equatable {
     switch format {
     case .jpeg: true
     case .webp: !hasAlpha && frameCount == 1
-    case .png: false
+    case .png, .heic, .avif: false
     }
   }
 
@@ -88,7 +90,7 @@ public struct ImageHeader: Sendable, Equatable {
       colorType = info.has_transparency != 0 ? .rgba : .rgb
       hasAlpha = info.has_transparency != 0
       chromaSubsampling = info.lossless != 0 || frameCount > 1 ? nil : "4:2:0"  // VP8 is always 4:2:0
-    } else if format == .png {
+    } else if format == .png || format == .heic || format == .avif {
       colorType =
         switch info.color_type {
         case Int32(IMC_PNG_COLOR_GRAY): .gray

@@ -51,6 +51,8 @@ enum InfoCommand {
       fields.append(("lossless", .bool(header.isLossless)))
       fields.append(("frames", .int(header.frameCount)))
       fields.append(("chromaSubsampling", header.chromaSubsampling.map { .string($0) } ?? .null))
+    case .heic, .avif:
+      fields.append(("frames", .int(header.frameCount)))
     case .jpeg:
       fields.append(("progressive", .bool(header.isProgressive)))
       fields.append(("arithmetic", .bool(header.isArithmeticCoded)))
