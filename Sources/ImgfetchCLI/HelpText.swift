@@ -34,7 +34,7 @@ enum HelpText {
     let example = ThumbnailNaming.path(forSource: "photo.jpg", size: .longestSide(256), fit: .inside, format: .jpeg)
     let cover = ThumbnailNaming.path(
       forSource: "photo.jpg", size: .box(width: 320, height: 200), fit: .cover, format: .jpeg)
-    var lines = ["imgfetch: fetch, validate, decode and thumbnail PNG, JPEG and WebP images", "", "Usage:"]
+    var lines = ["imgfetch: fetch, validate, decode and thumbnail PNG, JPEG, WebP, HEIC and AVIF images", "", "Usage:"]
     lines += table(commands)
     lines += [
       "",
@@ -51,11 +51,12 @@ enum HelpText {
       "an up-to-date one is reused. imgfetch's own thumbnails met as sources (a glob, a folder) are",
       "skipped without a line (--json: a skipped object) and counted once, at the end, on stderr.",
       "",
-      "A folder SOURCE (and a folder FILE of info and verify) stands for its PNG, JPEG and WebP files",
-      "(by extension or content), in sorted order; -r walks its subfolders too. Hidden names are left",
-      "out, and symbolic links to folders inside it not followed. --output-dir DIR puts thumbnails",
-      "under DIR, mirroring the folders below the operands' common folder (one folder operand's own",
-      "files land directly under DIR); downloads are mirrored from the cache directory.",
+      "A folder SOURCE (and a folder FILE of info and verify) stands for its PNG, JPEG, WebP, HEIC",
+      "and AVIF files (by extension or content), in sorted order; -r walks its subfolders too.",
+      "Hidden names are left out, and symbolic links to folders inside it not followed. --output-dir",
+      "DIR puts thumbnails under DIR, mirroring the folders below the operands' common folder (one",
+      "folder operand's own files land directly under DIR); downloads are mirrored from the cache",
+      "directory.",
     ]
     let rows = OptionGroup.allCases.map { group in (group, group.specs.map { ($0.synopsis, $0.help) }) }
     let width = rows.flatMap { $0.1.map(\.0.count) }.max() ?? 0

@@ -44,7 +44,7 @@ struct LocalOperands: Sendable {
       let found = ImageFolder.walk(operand, recursive: recursive)
       // An empty result is said once, so an empty run is not a silent one.
       if found.isEmpty {
-        Console.error("\(operand): no PNG, JPEG or WebP files\(recursive ? "" : " at its top level (-r walks subfolders)")")
+        Console.error("\(operand): no PNG, JPEG, WebP, HEIC or AVIF files\(recursive ? "" : " at its top level (-r walks subfolders)")")
       }
       for entry in found {
         switch entry {

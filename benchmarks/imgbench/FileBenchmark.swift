@@ -99,7 +99,8 @@ struct FileBenchmark {
     switch header.format {
     case .jpeg: header.isProgressive ? "progressive" : "baseline"
     case .png: header.isInterlaced ? "interlaced" : "plain"
-    case .webp: "webp"  // never decoded: ImageDecoder refuses WebP
+    case .webp: header.isLossless ? "lossless" : "lossy"
+    case .heic, .avif: header.format.rawValue
     }
   }
 
@@ -107,7 +108,8 @@ struct FileBenchmark {
     switch header.format {
     case .jpeg: header.chromaSubsampling ?? header.colorType.rawValue
     case .png: "\(header.colorType.rawValue) \(header.bitDepth)-bit"
-    case .webp: "webp"
+    case .webp: header.colorType.rawValue
+    case .heic, .avif: "\(header.colorType.rawValue) \(header.bitDepth)-bit"
     }
   }
 

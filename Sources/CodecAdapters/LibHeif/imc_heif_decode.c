@@ -22,7 +22,6 @@ typedef struct {
   uint8_t *icc;
   int bits;  /* luma bits per sample: 8 ... 16 */
   int alpha; /* the primary image has an alpha channel */
-  int mono;  /* no chroma */
 } heif_state;
 
 /* libheif's error as imgfetch's status, with its message as the one-line reason (libheif ends some
@@ -120,6 +119,22 @@ static int32_t format_of(const uint8_t *bytes, size_t length) {
   return imc_heif.heif_has_compatible_brand(bytes, n, "avif") == 1 ? IMC_FORMAT_AVIF : IMC_FORMAT_HEIC;
 }
 
+/* The image: the primary item (`pitm`) when it is one of the file's top-level images, else the first
+ * of those, as heif-convert shows a file whose `pitm` names a thumbnail or nothing. */
+static int32_t open_primary(heif_state *state, imc_status *status) {
+  heif_item_id id = 0;
+  struct heif_error error = imc_heif.heif_context_get_primary_image_ID(state->context, &id);
+  if (error.code != heif_error_Ok || !imc_heif.heif_context_is_top_level_image_ID(state->context, id)) {
+    if (imc_heif.heif_context_get_list_of_top_level_image_IDs(state->context, &id, 1) < 1) {
+      imc_status_set(status, IMC_ERR_CORRUPT, "the file holds no image");
+      return status->code;
+    }
+  }
+  error = imc_heif.heif_context_get_image_handle(state->context, id, &state->primary);
+  if (error.code != heif_error_Ok) return heif_failed(error, "primary image", status);
+  return IMC_OK;
+}
+
 static int32_t read_header(imc_decoder *decoder, void **state_pointer, const uint8_t *bytes, size_t length,
                            int complete, int *ready, imc_status *status) {
   *ready = 0;
@@ -149,8 +164,7 @@ static int32_t read_header(imc_decoder *decoder, void **state_pointer, const uin
   imc_heif.heif_context_set_maximum_image_size_limit(state->context, side > INT32_MAX ? INT32_MAX : (int)side);
   struct heif_error error = imc_heif.heif_context_read_from_memory_without_copy(state->context, bytes, length, NULL);
   if (error.code != heif_error_Ok) return heif_failed(error, NULL, status);
-  error = imc_heif.heif_context_get_primary_image_handle(state->context, &state->primary);
-  if (error.code != heif_error_Ok) return heif_failed(error, "primary image", status);
+  if (open_primary(state, status) != IMC_OK) return status->code;
   struct heif_image_handle *handle = state->primary;
   int stored_width = imc_heif.heif_image_handle_get_ispe_width(handle);
   int stored_height = imc_heif.heif_image_handle_get_ispe_height(handle);
@@ -170,15 +184,16 @@ static int32_t read_header(imc_decoder *decoder, void **state_pointer, const uin
   state->alpha = imc_heif.heif_image_handle_has_alpha_channel(handle) != 0;
   state->bits = imc_heif.heif_image_handle_get_luma_bits_per_pixel(handle);
   if (state->bits <= 0) state->bits = 8;
-  state->mono = imc_heif.heif_image_handle_get_chroma_bits_per_pixel(handle) <= 0;
   if (state->bits > 16) {
     imc_status_setf(status, IMC_ERR_UNSUPPORTED, "%s image has %d-bit samples (16 at most)", name, state->bits);
     return status->code;
   }
   info->bit_depth = state->bits;
-  info->components = (state->mono ? 1 : 3) + state->alpha;
-  info->color_type = state->mono ? (state->alpha ? IMC_PNG_COLOR_GRAY_ALPHA : IMC_PNG_COLOR_GRAY)
-                                 : (state->alpha ? IMC_PNG_COLOR_RGBA : IMC_PNG_COLOR_RGB);
+  /* libheif 1.15 does not say before decoding that an image has no chroma (its hvcC and av1C give
+   * a chroma depth either way): a monochrome image is described and decoded as RGB, R = G = B, as
+   * heif-convert writes it. */
+  info->components = 3 + state->alpha;
+  info->color_type = state->alpha ? IMC_PNG_COLOR_RGBA : IMC_PNG_COLOR_RGB;
   info->has_transparency = state->alpha;
   info->orientation = 0; /* applied by libheif's transformations, and only by them */
   int images = imc_heif.heif_context_get_number_of_top_level_images(state->context);
@@ -200,14 +215,9 @@ static int32_t layout_for(int32_t want, const heif_state *state) {
   case IMC_WANT_RGB8: return IMC_LAYOUT_RGB8;
   case IMC_WANT_GRAY8: return IMC_LAYOUT_GRAY8;
   case IMC_WANT_NATIVE:
-    if (state->bits > 8) {
-      if (state->mono) return state->alpha ? IMC_LAYOUT_GRAYALPHA16 : IMC_LAYOUT_GRAY16;
-      return state->alpha ? IMC_LAYOUT_RGBA16 : IMC_LAYOUT_RGB16;
-    }
-    /* fall through: 8-bit samples as the source's */
-  default:
-    if (state->mono) return state->alpha ? IMC_LAYOUT_GRAYALPHA8 : IMC_LAYOUT_GRAY8;
+    if (state->bits > 8) return state->alpha ? IMC_LAYOUT_RGBA16 : IMC_LAYOUT_RGB16;
     return state->alpha ? IMC_LAYOUT_RGBA8 : IMC_LAYOUT_RGB8;
+  default: return state->alpha ? IMC_LAYOUT_RGBA8 : IMC_LAYOUT_RGB8;
   }
 }
 
@@ -265,10 +275,8 @@ static void convert_rows(const heif_state *state, const uint8_t *in, size_t in_s
   const uint32_t max = wide ? (1u << state->bits) - 1 : 255u;
   const int out_wide = layout >= IMC_LAYOUT_GRAY16;
   const uint32_t out_max = out_wide ? 65535u : 255u;
-  const int gray = layout == IMC_LAYOUT_GRAY8 || layout == IMC_LAYOUT_GRAYALPHA8 || layout == IMC_LAYOUT_GRAY16 ||
-                   layout == IMC_LAYOUT_GRAYALPHA16;
-  const int out_alpha = layout == IMC_LAYOUT_RGBA8 || layout == IMC_LAYOUT_GRAYALPHA8 || layout == IMC_LAYOUT_RGBA16 ||
-                        layout == IMC_LAYOUT_GRAYALPHA16;
+  const int gray = layout == IMC_LAYOUT_GRAY8; /* the layouts layout_for chooses */
+  const int out_alpha = layout == IMC_LAYOUT_RGBA8 || layout == IMC_LAYOUT_RGBA16;
   for (uint32_t y = 0; y < height; y++) {
     const uint8_t *row = in + (size_t)y * in_stride;
     uint8_t *to8 = out + (size_t)y * out_stride;
@@ -287,9 +295,8 @@ static void convert_rows(const heif_state *state, const uint8_t *in, size_t in_s
       int n = 0;
       uint32_t values[4];
       if (gray) {
-        /* A monochrome image's three channels are equal; a colour one's luma is Rec. 601's. */
-        values[n++] = state->mono ? sample[0]
-                                  : (sample[0] * 19595u + sample[1] * 38470u + sample[2] * 7471u + 32768u) >> 16;
+        /* Rec. 601's luma, as the other formats' gray output (R = G = B stays itself). */
+        values[n++] = (sample[0] * 19595u + sample[1] * 38470u + sample[2] * 7471u + 32768u) >> 16;
       } else {
         values[n++] = sample[0];
         values[n++] = sample[1];

@@ -41,7 +41,7 @@ public struct Thumbnailer: Sendable {
   }
 
   /// The thumbnail of an image in memory as pixels.
-  /// - Parameter bytes: A PNG, JPEG or WebP file's bytes.
+  /// - Parameter bytes: A PNG, JPEG, WebP, HEIC or AVIF file's bytes.
   /// - Returns: The thumbnail (8-bit, upright unless orientation is off, alpha kept).
   /// - Throws: ``ThumbnailError/decode(_:)`` when the bytes are not a complete, valid image.
   public func image(from bytes: some ContiguousBytes) throws(ThumbnailError) -> Image {
@@ -50,7 +50,7 @@ public struct Thumbnailer: Sendable {
 
   /// Encodes the thumbnail of an image in memory and writes it atomically to `path`.
   /// - Parameters:
-  ///   - bytes: A PNG, JPEG or WebP file's bytes.
+  ///   - bytes: A PNG, JPEG, WebP, HEIC or AVIF file's bytes.
   ///   - path: The destination file; its directory must exist.
   /// - Returns: What was written (`source` is `nil`, `reused` is `false`).
   /// - Throws: ``ThumbnailError/decode(_:)`` for an invalid source (nothing is written),
