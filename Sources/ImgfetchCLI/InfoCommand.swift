@@ -65,6 +65,7 @@ enum InfoCommand {
     fields.append(("colorModel", .string(color.model.rawValue)))
     fields.append(("colorSource", .string(color.origin.rawValue)))
     fields.append(("colorProfile", color.profileDescription.map { .string($0) } ?? .null))
+    if let codes = color.codePoints { fields.append(("nclx", .string(codes.description))) }
     fields.append(("sRGB", .bool(color.isSRGB)))
     fields.append(("profileIgnored", color.ignoredProfile.map { .string($0) } ?? .null))
     fields.append(("bytes", fileSize(file).map { .int($0) } ?? .null))

@@ -8,7 +8,7 @@
  * the request's limits, both the stored (`ispe`: what libheif allocates, a grid's whole canvas) and
  * the displayed, before libheif decodes anything, and libheif's own size limit is set to the same.
  * Colour: an ICC profile is handed on as other formats' are; an nclx box's primaries and transfer
- * are handed on for the colour conversion (imc_color.transfer). Nothing here prints. */
+ * codes are handed on for the colour conversion (imc_color.has_nclx). Nothing here prints. */
 #include "imc_heif_library.h"
 #include "imc_libheif.h"
 #include "imc_whole.h"
@@ -49,22 +49,6 @@ static int32_t heif_failed(struct heif_error error, const char *what, imc_status
   return status->code;
 }
 
-/* The IMC_TRANSFER_* group of an nclx transfer characteristic. */
-static int32_t transfer_of(enum heif_transfer_characteristics transfer) {
-  switch ((int)transfer) {
-  case heif_transfer_characteristic_ITU_R_BT_709_5:
-  case heif_transfer_characteristic_ITU_R_BT_601_6:
-  case heif_transfer_characteristic_ITU_R_BT_2020_2_10bit:
-  case heif_transfer_characteristic_ITU_R_BT_2020_2_12bit: return IMC_TRANSFER_BT709;
-  case heif_transfer_characteristic_linear: return IMC_TRANSFER_LINEAR;
-  case heif_transfer_characteristic_ITU_R_BT_470_6_System_M: return IMC_TRANSFER_GAMMA22;
-  case heif_transfer_characteristic_ITU_R_BT_470_6_System_B_G: return IMC_TRANSFER_GAMMA28;
-  case heif_transfer_characteristic_ITU_R_BT_2100_0_PQ: return IMC_TRANSFER_PQ;
-  case heif_transfer_characteristic_ITU_R_BT_2100_0_HLG: return IMC_TRANSFER_HLG;
-  default: return IMC_TRANSFER_SRGB; /* 13, unspecified, and what imgfetch does not model */
-  }
-}
-
 static uint32_t times_100000(float value) { return value <= 0 ? 0 : (uint32_t)((double)value * 100000.0 + 0.5); }
 
 /* The primary image's colour facts: its ICC profile (copied), or its nclx box. */
@@ -98,7 +82,7 @@ static int32_t read_color(imc_decoder *decoder, heif_state *state, imc_status *s
   color->nclx_transfer = (uint16_t)nclx->transfer_characteristics;
   color->nclx_matrix = (uint16_t)nclx->matrix_coefficients;
   color->nclx_full_range = nclx->full_range_flag;
-  color->transfer = transfer_of(nclx->transfer_characteristics);
+  color->has_nclx = 1;
   if (nclx->color_primaries != heif_color_primaries_unspecified && nclx->color_primary_white_x > 0) {
     const float xy[8] = {nclx->color_primary_white_x, nclx->color_primary_white_y, nclx->color_primary_red_x,
                          nclx->color_primary_red_y,   nclx->color_primary_green_x, nclx->color_primary_green_y,

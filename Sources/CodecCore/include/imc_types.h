@@ -138,24 +138,13 @@ typedef struct {
   uint32_t chromaticities[8]; /* PNG cHRM times 100000: white x, y, red x, y, green x, y, blue x, y */
   int32_t adobe_transform;    /* JPEG APP14 "Adobe" transform 0...2; -1 without that marker */
   char note[120];             /* the library's words for a dropped profile, or "" */
-  /* HEIF's nclx colour (when it has no ICC profile): IMC_TRANSFER_*, with the primaries in
-   * `chromaticities`; IMC_TRANSFER_NONE for every other file. */
-  int32_t transfer;
-  uint16_t nclx_primaries, nclx_transfer, nclx_matrix; /* the nclx box's codes (ITU-T H.273) */
+  /* HEIF's nclx box (read when the file has no ICC profile): its ITU-T H.273 codes, with the
+   * primaries' coordinates in `chromaticities` (has_chromaticities) when they are specified. */
+  int32_t has_nclx;
+  uint16_t nclx_primaries, nclx_transfer, nclx_matrix;
   int32_t nclx_full_range;
 } imc_color;
 
-/* Transfer functions an nclx box may name (ITU-T H.273's transfer characteristics, grouped). */
-enum {
-  IMC_TRANSFER_NONE = 0,
-  IMC_TRANSFER_SRGB = 1,   /* 13 (IEC 61966-2-1), and 2 (unspecified) */
-  IMC_TRANSFER_BT709 = 2,  /* 1, 6, 14, 15: BT.709's curve */
-  IMC_TRANSFER_LINEAR = 3, /* 8 */
-  IMC_TRANSFER_GAMMA22 = 4, /* 4: BT.470 System M */
-  IMC_TRANSFER_GAMMA28 = 5, /* 5: BT.470 System B, G */
-  IMC_TRANSFER_PQ = 6,     /* 16: SMPTE ST 2084, HDR */
-  IMC_TRANSFER_HLG = 7,    /* 18: ARIB STD-B67, HDR */
-};
 
 /* Converts one row of `width` CMYK pixels, as libjpeg returns them (Adobe's inverted values when the
  * file has an Adobe marker), to the decoder's output layout. `context` is the converter's own. */
