@@ -50,15 +50,18 @@ struct FetchSettings: Sendable {
     if needsParse { parse = try invocation.parse.configuration(environment: environment) }
     cacheDirectory = invocation.cache.directory
     thumbnail = invocation.thumbnail.options
+    let downloads = className != nil || sources.contains(where: \.isDownload)
     if let output = invocation.folders.outputDirectory, thumbnail != nil {
       // Downloads are mirrored from the cache directory, so they never meet a local source's path.
-      let downloads = className != nil || sources.contains(where: \.isDownload)
       thumbnail?.outputDirectory = ThumbnailDirectory(
         path: output,
         sourceRoot: LocalOperands.sourceRoot(
           of: invocation.operands, cacheDirectory: downloads ? cacheDirectory ?? DiskCache.defaultDirectory() : nil,
           isLocal: isLocal))
     }
+    try ThumbnailNames.checkDownloads(options: thumbnail, downloads: downloads)
+    try ThumbnailNames.check(
+      localSources: sources.compactMap(\.localPath), options: thumbnail, sizes: invocation.thumbnail.sizes)
     if let value = invocation.network.maxBytes { downloader.maximumBytes = Int64(value) }
     if let value = invocation.network.timeout { downloader.idleTimeout = value }
     if let value = invocation.network.minSpeed { downloader.minimumSpeed = value }

@@ -129,6 +129,9 @@ public struct Invocation: Sendable {
       if operands.isEmpty && parse.className == nil {
         throw UsageError("nothing to fetch: give SOURCE... or --class C")
       }
+      if let template = parsed.value("output"), thumbnail.options == nil {
+        throw UsageError("--output \(template) goes with --thumbnail SIZE: it names the thumbnails (tn_%s.jpg)")
+      }
       if parse.className != nil && !operands.isEmpty { throw UsageError("give either SOURCE... or --class, not both") }
       if parse.column == nil, let object = operands.first(where: { SourceKind(argument: $0).isParseObject }) {
         throw UsageError("\(object) is a Parse object: give --column NAME")

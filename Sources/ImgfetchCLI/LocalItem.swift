@@ -29,7 +29,7 @@ public enum LocalItem {
     do throws(ThumbnailError) {
       // One of imgfetch's own thumbnails (any format, WebP included, which is not decoded) is
       // skipped before anything reads it as a source.
-      if thumbnail != nil && !alreadyValidated && isImgfetchThumbnail(path) {
+      if let thumbnail, !alreadyValidated, isImgfetchThumbnail(path, template: thumbnail.nameTemplate) {
         outcome.skipped = thumbnailSkipReason
         return
       }
@@ -55,7 +55,13 @@ public enum LocalItem {
   }
 
   /// Whether the file is a thumbnail imgfetch made, in any format (named as one and carrying a stamp).
-  static func isImgfetchThumbnail(_ path: String) -> Bool { ThumbnailNaming.isThumbnail(fileAt: path) }
+  /// With `--output TEMPLATE`, a file named by the template's shape (`tn_photo.jpg` for
+  /// `tn_%s.jpg`) and carrying a stamp is one too.
+  static func isImgfetchThumbnail(_ path: String, template: ThumbnailNameTemplate? = nil) -> Bool {
+    if ThumbnailNaming.isThumbnail(fileAt: path) { return true }
+    guard let template, template.matches(fileName: path) else { return false }
+    return ThumbnailStamp.read(fromFileAt: path) != nil
+  }
 
   /// The exit-code class and one-line message of a decode or thumbnail error.
   public static func describe(_ error: ThumbnailError) -> (kind: ItemOutcome.FailureKind, message: String) {

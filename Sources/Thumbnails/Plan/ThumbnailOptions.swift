@@ -34,6 +34,10 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// Where thumbnail files go: next to their originals (`nil`, the default), or under a folder that
   /// mirrors the source tree (see ``ThumbnailDirectory``).
   public var outputDirectory: ThumbnailDirectory?
+  /// The thumbnail's file name, from a template such as `tn_%s.jpg` (`imgfetch --output`), instead
+  /// of ``ThumbnailNaming``'s `<name>.thumb-<size>.<ext>` (`nil`, the default). ``format``'s choice
+  /// must be the template's ``ThumbnailNameTemplate/format``.
+  public var nameTemplate: ThumbnailNameTemplate?
   /// Whether a file at a thumbnail's name that imgfetch did not make (one without a
   /// ``ThumbnailStamp``, or a symbolic link) is replaced. Off by default: such a file is someone's,
   /// and the thumbnail fails with ``ThumbnailError/occupied(path:by:)`` instead (`imgfetch
