@@ -49,7 +49,7 @@ enum LocalBatch {
         } else {
           LocalItem.examine(
             files[index].label, into: &outcome, thumbnail: thumbnail, limits: invocation.limits.decodeLimits,
-            alreadyValidated: false)
+            alreadyValidated: false, sizes: invocation.thumbnail.sizes)
         }
         delivery.withLock { state in
           state.pending[index] = outcome

@@ -113,7 +113,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
       [
         OptionSpec(
           "thumbnail", value: true, valueName: "SIZE",
-          help: "N (longest side), WxH (box), Wx (width) or xH (height) in pixels"),
+          help: "N (longest side), WxH (box), Wx (width) or xH (height) in pixels; 64,256,1024: each, one decode"),
         OptionSpec("fit", value: true, valueName: "FIT", help: "inside (default) or cover (fill the box, crop)"),
         OptionSpec(
           "format", value: true, valueName: "F", help: "auto (JPEG, or PNG for images with alpha), jpeg, png, webp"),
