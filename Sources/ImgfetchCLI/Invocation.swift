@@ -40,7 +40,7 @@ public struct Invocation: Sendable {
       // With -o PATH, one JSON object describing what was written; decode prints nothing else but
       // errors, so --quiet means nothing to it.
       case .decode: ["json"]
-      case .cache: ["json"]  // stats, clear and gc as one JSON object
+      case .cache: ["json", "dry-run"]  // stats, clear and gc as one JSON object; what clear and gc would remove
       default: []
       }
     }
