@@ -150,6 +150,7 @@ public struct ThumbnailRequest: OptionValues {
     options.appliesOrientation = !parsed.has("no-rotate")
     options.flushesToDisk = parsed.has("sync")
     options.colorSpace = parsed.has("keep-profile") ? .source : .sRGB
+    options.keepsExif = parsed.has("keep-metadata")
     self.options = options
   }
 

@@ -124,6 +124,8 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec("lossless", help: "with --format webp: lossless WebP"),
         OptionSpec(
           "keep-profile", help: "keep the source's colours and embed its profile (default: convert to sRGB)"),
+        OptionSpec(
+          "keep-metadata", help: "keep the source's Exif, orientation set upright (default: no Exif, so no GPS)"),
         OptionSpec("filter", value: true, valueName: "F", help: "lanczos3 (default) or bilinear (faster, softer)"),
         OptionSpec("upscale", help: "enlarge images smaller than the size"),
         OptionSpec("no-rotate", help: "do not apply the EXIF orientation"),

@@ -63,6 +63,7 @@ extension Thumbnailer {
       try source.decode(
         DecodeOptions(pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: scale))
     }
+    let exif = keptExif(ofFileAt: path)
     for (index, sized) in each.enumerated() where results[index] == nil {
       let plan =
         plans[index].jpegScale == scale
@@ -84,7 +85,7 @@ extension Thumbnailer {
       let stamp = ThumbnailStamp(key: reuse.key(for: format), width: image.width, height: image.height)
       try ThumbnailWriter.write(
         image, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
-        createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles)
+        createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles, exif: exif)
       var result = ThumbnailResult(
         source: path, path: target, width: image.width, height: image.height, format: format.format,
         reused: false)

@@ -100,7 +100,8 @@ public struct Thumbnailer: Sendable {
       key: reuse.key(for: format), width: rendered.image.width, height: rendered.image.height)
     try ThumbnailWriter.write(
       rendered.image, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
-      createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles)
+      createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles,
+      exif: keptExif(ofFileAt: path))
     var result = ThumbnailResult(
       source: path, path: target, width: rendered.image.width, height: rendered.image.height,
       format: format.format, reused: false)
@@ -143,7 +144,8 @@ public struct Thumbnailer: Sendable {
     let stamp = ThumbnailStamp(key: reuse.key(for: format), width: pixels.width, height: pixels.height)
     try ThumbnailWriter.write(
       pixels, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
-      createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles)
+      createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles,
+      exif: keptExif(ofFileAt: path))
     var result = ThumbnailResult(
       source: path, path: target, width: pixels.width, height: pixels.height, format: format.format, reused: false)
     result.colorNote = image.colorSpace.ignoredProfile
@@ -234,6 +236,13 @@ public struct Thumbnailer: Sendable {
         throw .invalidOptions("the name template \(template) is absolute; with an output folder it must be relative")
       }
     }
+  }
+
+  /// The source's Exif block to keep (``ThumbnailOptions/keepsExif``), upright when the
+  /// orientation was applied; `nil` when not kept or the source has none.
+  func keptExif(ofFileAt path: String) -> [UInt8]? {
+    guard options.keepsExif, let exif = ThumbnailExif.read(fromFileAt: path) else { return nil }
+    return options.appliesOrientation ? ThumbnailExif.upright(exif) : exif
   }
 
   /// Whether writing a thumbnail may create folders: under an output folder, or a template's.

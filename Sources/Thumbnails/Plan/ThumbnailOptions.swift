@@ -38,6 +38,11 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// of ``ThumbnailNaming``'s `<name>.thumb-<size>.<ext>` (`nil`, the default). ``format``'s choice
   /// must be the template's ``ThumbnailNameTemplate/format``.
   public var nameTemplate: ThumbnailNameTemplate?
+  /// Whether the source's Exif block is kept in the thumbnail (`imgfetch --keep-metadata`), its
+  /// orientation tag set to 1 when the orientation is applied. Off by default: a thumbnail
+  /// carries no Exif, so no GPS position, camera or date leaves with it (only the stamp and, when
+  /// not sRGB, the colour profile). Recorded in the stamp. See ``ThumbnailExif``.
+  public var keepsExif = false
   /// Whether a file at a thumbnail's name that imgfetch did not make (one without a
   /// ``ThumbnailStamp``, or a symbolic link) is replaced. Off by default: such a file is someone's,
   /// and the thumbnail fails with ``ThumbnailError/occupied(path:by:)`` instead (`imgfetch
