@@ -145,6 +145,23 @@ public struct ThumbnailRequest: OptionValues {
       format.choice = template.format
       options.nameTemplate = template
     }
+    if parsed.has("progressive") || parsed.value("chroma") != nil {
+      let option = parsed.has("progressive") ? "--progressive" : "--chroma"
+      guard format.choice == .jpeg || format.choice == .automatic else {
+        throw UsageError("\(option) goes with JPEG thumbnails (the format is \(format.choice.rawValue))")
+      }
+    }
+    format.jpegProgressive = parsed.has("progressive")
+    if let chroma = parsed.value("chroma") {
+      guard chroma == "444" || chroma == "420" else { throw UsageError("--chroma must be 444 or 420 (got \(chroma))") }
+      format.jpegFullChroma = chroma == "444"
+    }
+    if let text = parsed.value("background") {
+      guard let colour = ThumbnailBackground(parsing: text) else {
+        throw UsageError("--background must be white, black, gray, #rrggbb or #rgb (got \(text))")
+      }
+      options.background = colour
+    }
     options.format = format
     options.allowsUpscaling = parsed.has("upscale")
     options.appliesOrientation = !parsed.has("no-rotate")

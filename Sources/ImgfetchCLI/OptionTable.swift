@@ -122,6 +122,11 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec(
           "quality", value: true, valueName: "Q", help: "JPEG quality 1-100 (default 85), WebP 0-100 (default 80)"),
         OptionSpec("lossless", help: "with --format webp: lossless WebP"),
+        OptionSpec("progressive", help: "progressive JPEG (default: baseline)"),
+        OptionSpec("chroma", value: true, valueName: "S", help: "JPEG chroma: 420 (default, halved) or 444 (full)"),
+        OptionSpec(
+          "background", value: true, valueName: "COLOUR",
+          help: "what alpha is flattened over in a JPEG: white (default), black, gray, #rrggbb"),
         OptionSpec(
           "keep-profile", help: "keep the source's colours and embed its profile (default: convert to sRGB)"),
         OptionSpec(

@@ -15,7 +15,8 @@ public import ImageCodecs
 /// equals the one the current source and options give. `format=` is the encoder's
 /// ``/ImageCodecs/ImageEncoding/settingsLabel`` and `color=` the ``ThumbnailColorSpace``, so another
 /// format, quality or colour choice rebuilds the thumbnail; ` meta=exif` ends the key of a thumbnail
-/// that keeps the source's Exif (``ThumbnailOptions/keepsExif``). The source's size and modification time
+/// that keeps the source's Exif (``ThumbnailOptions/keepsExif``), then ` bg=#rrggbb` for a
+/// ``ThumbnailOptions/background`` other than white. The source's size and modification time
 /// are part of it, so a replaced original is noticed even when its new timestamp is older.
 public struct ThumbnailStamp: Sendable, Equatable {
   /// The version tag that starts every stamp.
@@ -111,5 +112,6 @@ public struct ThumbnailStamp: Sendable, Equatable {
       + " upscale=\(options.allowsUpscaling ? 1 : 0) rotate=\(options.appliesOrientation ? 1 : 0)"
       + " filter=\(options.filter.rawValue) format=\(formatText) color=\(options.colorSpace.rawValue)"
       + (options.keepsExif ? " meta=exif" : "")
+      + (options.background == .white ? "" : " bg=\(options.background)")
   }
 }

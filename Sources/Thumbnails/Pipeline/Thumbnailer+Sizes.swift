@@ -74,7 +74,8 @@ extension Thumbnailer {
       var image: Image
       do {
         image = try ThumbnailRenderer.render(
-          decoded, plan: plan, filter: options.filter, flatten: !format.storesAlpha)
+          decoded, plan: plan, filter: options.filter, flatten: !format.storesAlpha,
+          background: options.background)
         try options.colorSpace.apply(to: &image, pixels: decoded.colorSpace)
       } catch {
         let located = DecodeError(kind: error.kind, format: header.format, message: error.message, path: path)

@@ -134,7 +134,8 @@ public struct Thumbnailer: Sendable {
     let format = options.format.resolved(hasAlpha: image.hasAlpha)
     var pixels = image
     if image.hasAlpha && !format.storesAlpha {
-      do { pixels = try PremultipliedAlpha.flattenedOverWhite(try PremultipliedAlpha.premultiplied(image)) } catch {
+      do { pixels = try PremultipliedAlpha.flattened(
+          try PremultipliedAlpha.premultiplied(image), over: options.background) } catch {
         throw .outOfMemory(DecodeError(kind: error.kind, format: nil, message: error.message, path: path))
       }
       pixels.colorSpace = image.colorSpace
@@ -183,7 +184,8 @@ public struct Thumbnailer: Sendable {
       }
       let flatten = flattenAlpha ?? !format.storesAlpha
       do {
-        var image = try ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten)
+        var image = try ThumbnailRenderer.render(
+          decoded, plan: plan, filter: options.filter, flatten: flatten, background: options.background)
         try options.colorSpace.apply(to: &image, pixels: decoded.colorSpace)
         return (image, format)
       } catch {

@@ -43,6 +43,9 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// carries no Exif, so no GPS position, camera or date leaves with it (only the stamp and, when
   /// not sRGB, the colour profile). Recorded in the stamp. See ``ThumbnailExif``.
   public var keepsExif = false
+  /// The colour alpha is composited over in a JPEG thumbnail (`imgfetch --background`); white by
+  /// default. Recorded in the stamp when it is not white.
+  public var background = ThumbnailBackground.white
   /// Whether a file at a thumbnail's name that imgfetch did not make (one without a
   /// ``ThumbnailStamp``, or a symbolic link) is replaced. Off by default: such a file is someone's,
   /// and the thumbnail fails with ``ThumbnailError/occupied(path:by:)`` instead (`imgfetch
