@@ -105,6 +105,7 @@ final class BatchRun: Sendable {
   /// Fetches (or validates) one source and makes its thumbnail when asked.
   func fetch(_ source: FetchSource) async -> ItemOutcome {
     var outcome = ItemOutcome(source: source.label, objectID: source.objectID)
+    if case .objectFile = source { outcome.lineStartsWithObjectID = true }
     let label = source.label
     let progress: ProgressHandler = { [reporter] update in
       reporter.progress.transfer(label, received: update.bytesReceived, expected: update.bytesExpected)

@@ -30,6 +30,9 @@ public struct ItemOutcome: Sendable {
   public var source: String
   /// The Parse objectId, for Parse sources.
   public var objectID: String?
+  /// Whether the plain line starts with the objectId (an object of a class walk, `--class`, whose
+  /// source is not on the command line).
+  public var lineStartsWithObjectID = false
   /// The validated file in the cache, for downloaded sources.
   public var cachePath: String?
   /// Whether the cache already held it, for downloaded sources.
@@ -117,11 +120,13 @@ public struct ItemOutcome: Sendable {
     return fields
   }
 
-  /// The plain line: the valid file (the cached copy, or the local file itself), then a tab and the
+  /// The plain line: the objectId and a tab in a class walk, the valid file (the cached copy, or the
+  /// local file itself), then a tab and the
   /// thumbnail's path when there is one (with several sizes, a tab and a path for each, in the
   /// order asked).
   public var line: String {
     let paths = thumbnails.isEmpty ? [thumbnail?.path].compactMap { $0 } : thumbnails.map(\.path)
-    return ([cachePath ?? source] + paths).joined(separator: "\t")
+    let id = lineStartsWithObjectID ? [objectID].compactMap { $0 } : []
+    return (id + [cachePath ?? source] + paths).joined(separator: "\t")
   }
 }
