@@ -88,7 +88,7 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec("json", help: "one JSON object per item instead of paths"),
         OptionSpec("quiet", short: "q", help: "print nothing but errors"),
         OptionSpec(
-          "dry-run", help: "say what would be downloaded, written or removed, and do none of it (no request)"),
+          "dry-run", help: "say what would be downloaded, written or removed (also cache clear, gc), doing none of it"),
         OptionSpec(
           "progress", value: true, valueName: "WHEN",
           help: "auto (a bar on a terminal, unless stdout is a pipe), always, never, json"),
