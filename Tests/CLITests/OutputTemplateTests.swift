@@ -119,6 +119,29 @@ import Thumbnails
     }
   }
 
+  /// Across runs (or downloads, whose names are not known before the walk), a templated name held
+  /// by another source's thumbnail is left as it is (exit 5), so two sources never take turns
+  /// replacing each other's; `--overwrite` replaces it.
+  @Test func anotherSourcesThumbnailAtTheNameIsLeftAsItIs() throws {
+    try ThumbnailCommandTests.withTemporaryDirectory { directory in
+      let sources = try copy([("Landscape_1.jpg", "a.jpg"), ("Portrait_6.jpg", "a.png")], to: directory)
+      let target = directory + "/tn_a.jpg"
+      #expect(try runImgfetch(["--thumbnail", "64", "-o", "tn_%s.jpg", sources[0]]).status == 0)
+      let first = try Data(contentsOf: URL(fileURLWithPath: target))
+      let refused = try runImgfetch(["--thumbnail", "64", "-o", "tn_%s.jpg", sources[1]])
+      #expect(refused.status == 5)
+      #expect(
+        refused.stderrText.contains("\(target) holds the thumbnail of another source, a.jpg"), "\(refused.stderrText)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == first)
+      // The same source again is its own thumbnail: reused.
+      let again = try runImgfetch(["--thumbnail", "64", "-o", "tn_%s.jpg", "--json", sources[0]])
+      #expect(again.status == 0 && again.stdoutText.contains("\"reused\":true"))
+      let replaced = try runImgfetch(["--thumbnail", "64", "-o", "tn_%s.jpg", "--overwrite", sources[1]])
+      #expect(replaced.status == 0, "\(replaced.stderrText)")
+      #expect(try ImageDecoder.probe(contentsOf: target).width == 43, "a.png's portrait thumbnail")
+    }
+  }
+
   /// Bad templates and misplaced `-o` are usage errors (exit 1); `decode -o` keeps its meaning.
   @Test(arguments: [
     (["--thumbnail", "64", "-o", "tn_%s.gif"], "ends with .gif: use .jpg, .jpeg, .png or .webp"),

@@ -73,6 +73,11 @@ public struct ThumbnailStamp: Sendable, Equatable {
     return metadata.texts.contains { keywords.contains($0.keyword) && ThumbnailStamp(text: $0.text) != nil }
   }
 
+  /// The source name a key records (`source=`, as escaped there).
+  static func sourceName(inKey key: String) -> String? {
+    key.split(separator: " ").first { $0.hasPrefix("source=") }.map { String($0.dropFirst(7)) }
+  }
+
   /// Reads a stamp back from its text.
   /// - Parameter text: A stamp's text.
   /// - Returns: `nil` when the text is not a stamp of this version.

@@ -86,7 +86,8 @@ extension Thumbnailer {
       let stamp = ThumbnailStamp(key: reuse.key(for: format), width: image.width, height: image.height)
       try ThumbnailWriter.write(
         image, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
-        createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles, exif: exif)
+        createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles, exif: exif,
+        templated: options.nameTemplate != nil)
       var result = ThumbnailResult(
         source: path, path: target, width: image.width, height: image.height, format: format.format,
         reused: false)

@@ -101,7 +101,8 @@ public struct Thumbnailer: Sendable {
     try ThumbnailWriter.write(
       rendered.image, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
       createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles,
-      exif: keptExif(ofFileAt: path))
+      exif: keptExif(ofFileAt: path),
+      templated: options.nameTemplate != nil)
     var result = ThumbnailResult(
       source: path, path: target, width: rendered.image.width, height: rendered.image.height,
       format: format.format, reused: false)
@@ -146,7 +147,8 @@ public struct Thumbnailer: Sendable {
     try ThumbnailWriter.write(
       pixels, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
       createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles,
-      exif: keptExif(ofFileAt: path))
+      exif: keptExif(ofFileAt: path),
+      templated: options.nameTemplate != nil)
     var result = ThumbnailResult(
       source: path, path: target, width: pixels.width, height: pixels.height, format: format.format, reused: false)
     result.colorNote = image.colorSpace.ignoredProfile
