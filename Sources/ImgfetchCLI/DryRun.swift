@@ -49,7 +49,9 @@ enum DryRun {
     let directory = settings.cacheDirectory ?? DiskCache.defaultDirectory()
     var failures: [ItemOutcome.FailureKind] = []
     var items = 0
-    func emit(_ step: Step) { Console.out(invocation.output.json ? step.json : step.line) }
+    func emit(_ step: Step) {
+      if !invocation.output.quiet { Console.out(invocation.output.json ? step.json : step.line) }
+    }
     if let className = settings.className {
       items += 1
       emit(Step(source: "class \(className) (column \(settings.column ?? ""))", action: "query"))

@@ -52,6 +52,8 @@ import Testing
       #expect(object["path"] as? String == directory + "/out/logo.png.thumb-64.png")
       let validate = try runImgfetch(["--dry-run", photo])
       #expect(validate.status == 0 && validate.stdoutText == "would validate \(photo)\n")
+      let quiet = try runImgfetch(["--dry-run", "--quiet", "--thumbnail", "64", photo])
+      #expect(quiet.status == 0 && quiet.stdout.isEmpty)
       #expect(try Self.snapshot(directory) == before)
     }
   }
