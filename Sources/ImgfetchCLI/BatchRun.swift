@@ -173,6 +173,11 @@ final class BatchRun: Sendable {
       return outcome
     }
     if outcome.failure != nil && Task.isCancelled { outcome.failure = (.cancelled, "cancelled") }
+    // Thumbnails written into the cache count against --cache-max-size, as the fetcher's do.
+    let written = outcome.thumbnails.isEmpty ? [outcome.thumbnail].compactMap { $0 } : outcome.thumbnails
+    for made in written where !made.reused {
+      fetcher.files.cache.didWriteDerivedFile(at: made.path)
+    }
     return outcome
   }
 
