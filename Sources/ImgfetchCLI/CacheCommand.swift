@@ -40,11 +40,17 @@ enum CacheCommand {
     case "clear" where dryRun:
       // What clear removes is what stats counts.
       let removed = cache.statistics()
-      Console.out(json ? removalObject(removed, action: action, from: cache, dryRun: true) : removal(removed, from: cache, dryRun: true))
+      Console.out(
+        json
+          ? removalObject(removed, action: action, from: cache, dryRun: true)
+          : removal(removed, from: cache, dryRun: true))
     case "gc" where dryRun:
       var removed = cache.removeStaleFiles(olderThan: invocation.cache.maxAge, removing: false)
       if let size = invocation.cache.gcMaxSize { removed.add(cache.evict(toFit: size, removing: false)) }
-      Console.out(json ? removalObject(removed, action: action, from: cache, dryRun: true) : removal(removed, from: cache, dryRun: true))
+      Console.out(
+        json
+          ? removalObject(removed, action: action, from: cache, dryRun: true)
+          : removal(removed, from: cache, dryRun: true))
     case "clear":
       let removed: DiskCache.Statistics
       do { removed = try cache.removeAll() } catch {
@@ -91,7 +97,8 @@ enum CacheCommand {
     let parts = kinds.filter { $0.0 > 0 }.map { $0.1 + ($0.2.map { " (\(ProgressLine.bytes($0)))" } ?? "") }
     if parts.isEmpty { return "nothing to remove in \(cache.directory)" }
     let total = ProgressLine.bytes(removed.totalBytes)
-    return "\(dryRun ? "would remove" : "removed") \(parts.joined(separator: ", ")) from \(cache.directory) (\(total) in all)"
+    return
+      "\(dryRun ? "would remove" : "removed") \(parts.joined(separator: ", ")) from \(cache.directory) (\(total) in all)"
   }
 
   /// What `clear` or `gc` removed, as one JSON object: `directory`, `action`, `removedEntries`,
@@ -104,9 +111,10 @@ enum CacheCommand {
       [("directory", .string(cache.directory)), ("action", .string(action))] + (dryRun ? [("dryRun", .bool(true))] : [])
     return jsonLine(
       head + [
-        ("removedEntries", .int(removed.entries)), ("removedThumbnails", .int(removed.thumbnails)), ("removedPartialDownloads", .int(removed.partialDownloads)),
-      ("removedTemporaryFiles", .int(removed.temporaryFiles)), ("removedLockFiles", .int(removed.lockFiles)),
-      ("removedBytes", .int(Int(removed.totalBytes))),
-    ])
+        ("removedEntries", .int(removed.entries)), ("removedThumbnails", .int(removed.thumbnails)),
+        ("removedPartialDownloads", .int(removed.partialDownloads)),
+        ("removedTemporaryFiles", .int(removed.temporaryFiles)), ("removedLockFiles", .int(removed.lockFiles)),
+        ("removedBytes", .int(Int(removed.totalBytes))),
+      ])
   }
 }

@@ -33,7 +33,9 @@ enum DryRun {
     }
 
     var json: String {
-      var fields: [(String, JSONValue)] = [("source", .string(source)), ("dryRun", .bool(true)), ("action", .string(action))]
+      var fields: [(String, JSONValue)] = [
+        ("source", .string(source)), ("dryRun", .bool(true)), ("action", .string(action)),
+      ]
       if let path { fields.append(("path", .string(path))) }
       if let size { fields += [("width", .int(size.0)), ("height", .int(size.1))] }
       return jsonLine(fields)

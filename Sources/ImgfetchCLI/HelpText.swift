@@ -35,7 +35,10 @@ enum HelpText {
     ("1", "usage error"),
     ("2", "a batch finished but some items failed (\"N of M items failed\")"),
     ("3", "network or server error"),
-    ("4", "invalid image or data (corrupt, truncated, unsupported, over a limit; a column with no file, an object that does not exist)"),
+    (
+      "4",
+      "invalid image or data (corrupt, truncated, unsupported, over a limit; a column with no file, an object that does not exist)"
+    ),
     ("5", "a local file or directory cannot be read or written (path and reason)"),
     ("130", "interrupted"),
   ]

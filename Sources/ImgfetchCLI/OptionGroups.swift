@@ -92,7 +92,8 @@ public struct ThumbnailRequest: OptionValues {
     for text in sizeText.split(separator: ",", omittingEmptySubsequences: false) {
       guard let size = ThumbnailSize(parsing: String(text)) else {
         throw UsageError(
-          "--thumbnail needs a size: N, WxH, Wx or xH, numbers from 1 to \(ThumbnailSize.maximumSide) (got \(sizeText))")
+          "--thumbnail needs a size: N, WxH, Wx or xH, numbers from 1 to \(ThumbnailSize.maximumSide) (got \(sizeText))"
+        )
       }
       if sizes.contains(size) { throw UsageError("--thumbnail names \(size) twice (got \(sizeText))") }
       sizes.append(size)

@@ -140,7 +140,8 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           help: "write thumbnails under DIR, mirroring the sources' folders, not next to the originals"),
         OptionSpec(
           "output", short: "o", value: true, valueName: "TEMPLATE",
-          help: "name thumbnails as tn_%s.jpg (%s: source name less extension, %d: size); the extension sets the format"),
+          help: "name thumbnails as tn_%s.jpg (%s: source name less extension, %d: size); the extension sets the format"
+        ),
         OptionSpec(
           "overwrite", help: "replace a file at a thumbnail's name that imgfetch did not make (default: refuse it)"),
         OptionSpec("force", help: "make thumbnails again even when an up-to-date one exists (default: reuse it)"),
@@ -176,7 +177,8 @@ public enum OptionGroup: String, CaseIterable, Sendable {
   /// Every option, for the parser.
   /// (`-o`/`--output` is in two groups: a thumbnail's name template, and `decode`'s output; the
   /// parser reads it once.)
-  public static let allSpecs: [OptionSpec] = (allCases.flatMap(\.specs) + generalSpecs).reduce(into: []) { specs, spec in
+  public static let allSpecs: [OptionSpec] = (allCases.flatMap(\.specs) + generalSpecs).reduce(into: []) {
+    specs, spec in
     if !specs.contains(where: { $0.name == spec.name }) { specs.append(spec) }
   }
 

@@ -36,6 +36,7 @@ enum ThumbnailNames {
     guard downloads, let template = options?.nameTemplate, !template.isAbsolute, options?.outputDirectory == nil
     else { return }
     throw UsageError(
-      "--output \(template) with downloads needs --output-dir DIR (or an absolute template): it would name files in the cache directory")
+      "--output \(template) with downloads needs --output-dir DIR (or an absolute template): it would name files in the cache directory"
+    )
   }
 }

@@ -48,7 +48,8 @@ import Testing
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
     let result = try runImgfetch(
-      Self.arguments(fixture, cache: cache, ["--class", "Photo", "--column", "MainImage", "--thumbnail", "8", "--jobs", "1"]))
+      Self.arguments(
+        fixture, cache: cache, ["--class", "Photo", "--column", "MainImage", "--thumbnail", "8", "--jobs", "1"]))
     #expect(result.status == 0, "\(result.stderrText)")
     // In the order they finish: sorted by id here.
     let lines = result.stdoutText.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }

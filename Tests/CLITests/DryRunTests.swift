@@ -119,7 +119,9 @@ import Testing
       #expect(try runImgfetch(["--thumbnail", "64", entry]).status == 0)
       try Data([1, 2, 3]).write(to: URL(fileURLWithPath: entry + ".part"))
       let before = try Self.snapshot(cache)
-      let gc = try runImgfetch(["cache", "gc", "--max-size", "0", "--max-age", "0", "--dry-run", "--json", "--cache-dir", cache])
+      let gc = try runImgfetch([
+        "cache", "gc", "--max-size", "0", "--max-age", "0", "--dry-run", "--json", "--cache-dir", cache,
+      ])
       #expect(gc.status == 0, "\(gc.stderrText)")
       let wouldGC = try #require(try json(gc.stdoutText).first)
       #expect(wouldGC["dryRun"] as? Bool == true)

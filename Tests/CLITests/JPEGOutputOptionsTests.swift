@@ -47,7 +47,9 @@ import Testing
         let more = background.map { ["--background", $0] } ?? []
         let path = try thumbnail(["--thumbnail", "64", "--format", "jpeg", source] + more)
         let image = try ImageDecoder.decode(contentsOf: path, options: DecodeOptions(pixelFormat: .rgb8))
-        for (got, want) in zip(pixel(image, x: 8), expected) { #expect(abs(got - want) <= 6, "\(background ?? "white")") }
+        for (got, want) in zip(pixel(image, x: 8), expected) {
+          #expect(abs(got - want) <= 6, "\(background ?? "white")")
+        }
         for (got, want) in zip(pixel(image, x: 56), [0, 0, 255]) { #expect(abs(got - want) <= 6) }
       }
       let bad = try runImgfetch(["--thumbnail", "64", "--background", "mauve", source])

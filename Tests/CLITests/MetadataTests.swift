@@ -31,7 +31,9 @@ import Testing
     while bytes[at + 1] != 0xE1 { at += 2 + (Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])) }
     let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
     let payload = Array("Exif".utf8) + [0, 0] + exif
-    bytes.replaceSubrange(at..<(at + 2 + length), with: [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload)
+    bytes.replaceSubrange(
+      at..<(at + 2 + length),
+      with: [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload)
     let path = directory + "/gps.jpg"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return path

@@ -147,7 +147,10 @@ import Thumbnails
     (["--thumbnail", "64", "-o", "tn_%s.gif"], "ends with .gif: use .jpg, .jpeg, .png or .webp"),
     (["--thumbnail", "64", "-o", "tn_%s"], "has no extension"),
     (["--thumbnail", "64", "-o", "tn_%x.jpg"], "has %x: only %s"),
-    (["--thumbnail", "64", "--format", "png", "-o", "tn_%s.jpg"], "--format png and --output tn_%s.jpg name different formats"),
+    (
+      ["--thumbnail", "64", "--format", "png", "-o", "tn_%s.jpg"],
+      "--format png and --output tn_%s.jpg name different formats"
+    ),
     (["-o", "tn_%s.jpg"], "--output tn_%s.jpg goes with --thumbnail SIZE"),
     (["--thumbnail", "64,128", "-o", "tn_%s.jpg"], "with several sizes needs %d"),
   ])

@@ -260,7 +260,8 @@ import Thumbnails
 @Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct HelpExamplesTests {
   @Test func everyExampleIsAccepted() throws {
     let help = try runImgfetch(["--help"]).stdoutText
-    let section = try #require(help.components(separatedBy: "\nExamples:\n").last?.components(separatedBy: "\n\n").first)
+    let section = try #require(
+      help.components(separatedBy: "\nExamples:\n").last?.components(separatedBy: "\n\n").first)
     let commands = section.split(separator: "\n").filter { $0.hasPrefix("  imgfetch ") }.map {
       $0.trimmingCharacters(in: .whitespaces).split(separator: " ").dropFirst().map(String.init)
     }

@@ -30,7 +30,9 @@ import Testing
       let thumbnailer = Thumbnailer(options: ThumbnailOptions(size: .longestSide(64)))
       let made = try thumbnailer.makeThumbnails(forFileAt: source, sizes: Self.sizes)
 
-      #expect(made.map(\.path) == Self.sizes.map { ThumbnailNaming.path(forSource: source, size: $0, fit: .inside, format: .jpeg) })
+      #expect(
+        made.map(\.path)
+          == Self.sizes.map { ThumbnailNaming.path(forSource: source, size: $0, fit: .inside, format: .jpeg) })
       #expect(made.map { [$0.width, $0.height] } == [[64, 43], [256, 171], [1024, 683]])
       #expect(made.allSatisfy { !$0.reused })
       // The largest: the very pixels of its own run.

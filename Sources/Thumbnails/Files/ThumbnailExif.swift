@@ -143,7 +143,9 @@ enum ThumbnailExif {
   }
 
   static func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
-  static func littleEndian(_ value: UInt32) -> [UInt8] { [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: value >> $0) } }
+  static func littleEndian(_ value: UInt32) -> [UInt8] {
+    [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: value >> $0) }
+  }
 
   /// PNG's CRC-32 (ISO 3309, reflected, polynomial 0xEDB88320).
   static func crc32(_ bytes: [UInt8]) -> UInt32 {

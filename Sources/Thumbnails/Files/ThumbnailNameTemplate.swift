@@ -68,7 +68,8 @@ public struct ThumbnailNameTemplate: Sendable, Hashable, CustomStringConvertible
         pieces.append(code == "s" ? .stem : .size)
       case let other:
         throw .invalidOptions(
-          "the name template \(text) has %\(other.map(String.init) ?? ""): only %s (the source's name), %d (the size) and %% are known")
+          "the name template \(text) has %\(other.map(String.init) ?? ""): only %s (the source's name), %d (the size) and %% are known"
+        )
       }
     }
     if !literal.isEmpty { pieces.append(.literal(literal)) }

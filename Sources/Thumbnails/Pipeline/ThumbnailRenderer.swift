@@ -15,8 +15,7 @@ enum ThumbnailRenderer {
   static func render(
     _ decoded: Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool,
     background: ThumbnailBackground = .white
-  ) throws(DecodeError) -> Image
-  {
+  ) throws(DecodeError) -> Image {
     let (h, v) = (plan.horizontal, plan.vertical)
     let boxed: Image
     if h.boxFactor > 1 || v.boxFactor > 1 {
@@ -43,8 +42,7 @@ enum ThumbnailRenderer {
   static func finish(
     _ boxed: consuming Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool,
     background: ThumbnailBackground = .white
-  ) throws(DecodeError) -> Image
-  {
+  ) throws(DecodeError) -> Image {
     let (h, v) = (plan.horizontal, plan.vertical)
     var working = boxed  // the only reference: unpremultiplying in place copies nothing
     working.orientation = .up

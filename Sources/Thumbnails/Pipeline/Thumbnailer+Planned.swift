@@ -17,7 +17,9 @@ extension Thumbnailer {
     }
     let reuse = ThumbnailReuse(source: path, status: status, options: options)
     if !options.remakesCurrentThumbnails, let existing = try reuse.existingThumbnail() { return existing }
-    let header = try decoding { () throws(DecodeError) in try ImageDecoder.probe(contentsOf: path, limits: options.limits) }
+    let header = try decoding { () throws(DecodeError) in
+      try ImageDecoder.probe(contentsOf: path, limits: options.limits)
+    }
     let format = options.format.resolved(hasAlpha: header.hasAlpha)
     let plan = plan(for: header)
     return ThumbnailResult(

@@ -135,8 +135,10 @@ public struct Thumbnailer: Sendable {
     let format = options.format.resolved(hasAlpha: image.hasAlpha)
     var pixels = image
     if image.hasAlpha && !format.storesAlpha {
-      do { pixels = try PremultipliedAlpha.flattened(
-          try PremultipliedAlpha.premultiplied(image), over: options.background) } catch {
+      do {
+        pixels = try PremultipliedAlpha.flattened(
+          try PremultipliedAlpha.premultiplied(image), over: options.background)
+      } catch {
         throw .outOfMemory(DecodeError(kind: error.kind, format: nil, message: error.message, path: path))
       }
       pixels.colorSpace = image.colorSpace
