@@ -21,6 +21,14 @@ struct LocalOperands: Sendable {
       case .given(let text), .walked(let text), .unreadable(let text, _): text
       }
     }
+
+    /// The file's path, for an item that names one (not an unreadable folder).
+    var path: String? {
+      switch self {
+      case .given(let text), .walked(let text): text
+      case .unreadable: nil
+      }
+    }
   }
 
   /// The items, in the operands' order, each folder's files in walk order.

@@ -95,12 +95,14 @@ public struct Thumbnailer: Sendable {
     if !options.remakesCurrentThumbnails, let existing = try reuse.existingThumbnail() { return existing }
     let rendered = try render(FileSource(file: path, limits: options.limits), flattenAlpha: nil)
     let format = rendered.format
-    let target = try ThumbnailNaming.path(forSource: path, options: options, format: format.format)
+    let target = try target(forSource: path, format: format.format)
     let stamp = ThumbnailStamp(
       key: reuse.key(for: format), width: rendered.image.width, height: rendered.image.height)
     try ThumbnailWriter.write(
       rendered.image, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
-      createsFolders: options.outputDirectory != nil, replacesUnstampedFiles: options.replacesUnstampedFiles)
+      createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles,
+      exif: keptExif(ofFileAt: path),
+      templated: options.nameTemplate != nil)
     var result = ThumbnailResult(
       source: path, path: target, width: rendered.image.width, height: rendered.image.height,
       format: format.format, reused: false)
@@ -133,17 +135,22 @@ public struct Thumbnailer: Sendable {
     let format = options.format.resolved(hasAlpha: image.hasAlpha)
     var pixels = image
     if image.hasAlpha && !format.storesAlpha {
-      do { pixels = try PremultipliedAlpha.flattenedOverWhite(try PremultipliedAlpha.premultiplied(image)) } catch {
+      do {
+        pixels = try PremultipliedAlpha.flattened(
+          try PremultipliedAlpha.premultiplied(image), over: options.background)
+      } catch {
         throw .outOfMemory(DecodeError(kind: error.kind, format: nil, message: error.message, path: path))
       }
       pixels.colorSpace = image.colorSpace
     }
     let reuse = ThumbnailReuse(source: path, status: status, options: options)
-    let target = try ThumbnailNaming.path(forSource: path, options: options, format: format.format)
+    let target = try target(forSource: path, format: format.format)
     let stamp = ThumbnailStamp(key: reuse.key(for: format), width: pixels.width, height: pixels.height)
     try ThumbnailWriter.write(
       pixels, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
-      createsFolders: options.outputDirectory != nil, replacesUnstampedFiles: options.replacesUnstampedFiles)
+      createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles,
+      exif: keptExif(ofFileAt: path),
+      templated: options.nameTemplate != nil)
     var result = ThumbnailResult(
       source: path, path: target, width: pixels.width, height: pixels.height, format: format.format, reused: false)
     result.colorNote = image.colorSpace.ignoredProfile
@@ -181,7 +188,8 @@ public struct Thumbnailer: Sendable {
       }
       let flatten = flattenAlpha ?? !format.storesAlpha
       do {
-        var image = try ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten)
+        var image = try ThumbnailRenderer.render(
+          decoded, plan: plan, filter: options.filter, flatten: flatten, background: options.background)
         try options.colorSpace.apply(to: &image, pixels: decoded.colorSpace)
         return (image, format)
       } catch {
@@ -225,6 +233,37 @@ public struct Thumbnailer: Sendable {
     guard options.size.isValid else {
       throw .invalidOptions("size \(options.size) is outside 1...\(ThumbnailSize.maximumSide)")
     }
+    if let template = options.nameTemplate {
+      guard options.format.choice == template.format else {
+        throw .invalidOptions(
+          "the name template \(template) is \(template.format.rawValue), the format \(options.format.choice.rawValue)")
+      }
+      if template.isAbsolute && options.outputDirectory != nil {
+        throw .invalidOptions("the name template \(template) is absolute; with an output folder it must be relative")
+      }
+    }
+  }
+
+  /// The source's Exif block to keep (``ThumbnailOptions/keepsExif``), upright when the
+  /// orientation was applied; `nil` when not kept or the source has none.
+  func keptExif(ofFileAt path: String) -> [UInt8]? {
+    guard options.keepsExif, let exif = ThumbnailExif.read(fromFileAt: path) else { return nil }
+    return options.appliesOrientation ? ThumbnailExif.upright(exif) : exif
+  }
+
+  /// Whether writing a thumbnail may create folders: under an output folder, or a template's.
+  var createsFolders: Bool { options.outputDirectory != nil || options.nameTemplate?.text.contains("/") == true }
+
+  /// The thumbnail's path for a source, refused when it is the source itself (a template such as
+  /// `%s.jpg` met with `photo.jpg`).
+  func target(forSource path: String, format: ImageFormat) throws(ThumbnailError) -> String {
+    let target = try ThumbnailNaming.path(forSource: path, options: options, format: format)
+    if options.nameTemplate != nil,
+      ThumbnailDirectory.components(ofFile: target) == ThumbnailDirectory.components(ofFile: path)
+    {
+      throw .invalidOptions("the name template \(options.nameTemplate!) makes \(path) its own thumbnail")
+    }
+    return target
   }
 
   /// Runs a decoder step, wrapping its error.
