@@ -21,7 +21,7 @@ enum {
 /* Outcome of a call. IMC_OK is zero; everything else is a reason to stop. */
 enum {
   IMC_OK = 0,
-  IMC_ERR_NOT_IMAGE = 1,   /* magic bytes are not PNG, JPEG or WebP, or the file is empty */
+  IMC_ERR_NOT_IMAGE = 1,   /* magic bytes are no format imgfetch reads, or the file is empty */
   IMC_ERR_CORRUPT = 2,     /* damaged data: CRC, zlib, Huffman, markers, missing pixel data */
   IMC_ERR_TRUNCATED = 3,   /* the data ends before the image does */
   IMC_ERR_UNSUPPORTED = 4, /* a valid file using a feature we do not decode (12-bit, lossless JPEG) */
