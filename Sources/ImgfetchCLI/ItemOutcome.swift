@@ -89,7 +89,8 @@ public struct ItemOutcome: Sendable {
   /// `cachePath` and `cacheHit` (downloads), the original's `width` and `height` as a person sees it
   /// (after its EXIF orientation), `storedWidth` and `storedHeight` as stored, `format`, `bytes`,
   /// and with a thumbnail `thumbnailPath`, `thumbnailWidth`, `thumbnailHeight`, `reused` (the first
-  /// size's), and with several sizes `thumbnails`: every one's `path`, `width`, `height`, `reused`.
+  /// size's) and, with `--placeholder thumbhash`, `thumbhash` (Base64), and with several sizes
+  /// `thumbnails`: every one's `path`, `width`, `height`, `reused` (and `thumbhash`).
   public var jsonFields: [(String, JSONValue)] {
     var fields: [(String, JSONValue)] = [("source", .string(source))]
     if let objectID { fields.append(("objectId", .string(objectID))) }
@@ -107,13 +108,14 @@ public struct ItemOutcome: Sendable {
         ("thumbnailPath", .string(thumbnail.path)), ("thumbnailWidth", .int(thumbnail.width)),
         ("thumbnailHeight", .int(thumbnail.height)), ("reused", .bool(thumbnail.reused)),
       ]
+      if let hash = thumbnail.thumbHash { fields.append(("thumbhash", .string(hash.base64))) }
     }
     if !thumbnails.isEmpty {
       let list = thumbnails.map { made in
         JSONObject([
           ("path", .string(made.path)), ("width", .int(made.width)), ("height", .int(made.height)),
           ("reused", .bool(made.reused)),
-        ])
+        ] + (made.thumbHash.map { [("thumbhash", .string($0.base64))] } ?? []))
       }
       fields.append(("thumbnails", .objects(list)))
     }
