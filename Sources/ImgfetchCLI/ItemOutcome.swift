@@ -64,6 +64,9 @@ public struct ItemOutcome: Sendable {
   /// carries the `error`.
   public var failureIsSummarised = false
 
+  /// The `error` of an item cut off by Ctrl-C or SIGTERM in its JSON object.
+  public static let interruptedMessage = "interrupted"
+
   /// Whether the item is one of imgfetch's own thumbnails met as a source, skipped without a line.
   public var isOwnThumbnail: Bool { skipped == LocalItem.thumbnailSkipReason && failure == nil }
 
