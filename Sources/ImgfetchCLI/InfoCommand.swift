@@ -27,7 +27,8 @@ enum InfoCommand {
         // read), with the limit's reason; info succeeded in describing it (exit 0).
         if error.kind == .limitExceeded, let header = overLimitHeader(file, limits: limits) {
           let pixels = header.width * header.height
-          let reason = "image is \(header.width)x\(header.height) (\(pixels) pixels), over the \(limits.maxPixels)-pixel limit"
+          let reason =
+            "image is \(header.width)x\(header.height) (\(pixels) pixels), over the \(limits.maxPixels)-pixel limit"
           report.succeeded(line: "", fields: fields(file: file, header: header) + [("overLimit", .string(reason))])
           continue
         }

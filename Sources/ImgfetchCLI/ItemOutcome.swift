@@ -115,10 +115,11 @@ public struct ItemOutcome: Sendable {
     }
     if !thumbnails.isEmpty {
       let list = thumbnails.map { made in
-        JSONObject([
-          ("path", .string(made.path)), ("width", .int(made.width)), ("height", .int(made.height)),
-          ("reused", .bool(made.reused)),
-        ] + (made.thumbHash.map { [("thumbhash", .string($0.base64))] } ?? []))
+        JSONObject(
+          [
+            ("path", .string(made.path)), ("width", .int(made.width)), ("height", .int(made.height)),
+            ("reused", .bool(made.reused)),
+          ] + (made.thumbHash.map { [("thumbhash", .string($0.base64))] } ?? []))
       }
       fields.append(("thumbnails", .objects(list)))
     }

@@ -40,7 +40,8 @@ import Testing
     }
     let stdoutPath = outputs.appendingPathComponent("stdout.txt").path
     let stdoutFile = open(stdoutPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    let stderrFile = open(outputs.appendingPathComponent("stderr.txt").path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    let stderrFile = open(
+      outputs.appendingPathComponent("stderr.txt").path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     try #require(stdoutFile >= 0 && stderrFile >= 0)
     let imgfetch = Fixtures.productsDirectory.appendingPathComponent("imgfetch").path
     let process = try ChildProcess.Running(

@@ -44,14 +44,17 @@ import Thumbnails
       #expect(second["reused"] as? Bool == true)
       let secondText = try #require(second["thumbhash"] as? String)
       let again = try #require(ThumbHash(base64: secondText))
-      for (a, b) in zip([again.averageColor.red, again.averageColor.green], [hash.averageColor.red, hash.averageColor.green]) {
+      for (a, b) in zip(
+        [again.averageColor.red, again.averageColor.green], [hash.averageColor.red, hash.averageColor.green])
+      {
         #expect(abs(a - b) < 0.03)
       }
       // Without the option, no key; several sizes, one per size.
       #expect(try json(["--thumbnail", "128", source])["thumbhash"] == nil)
       let sizes = try json(["--thumbnail", "32,64", "--placeholder", "thumbhash", source])
       let list = try #require(sizes["thumbnails"] as? [[String: Any]])
-      #expect(list.count == 2 && list.allSatisfy { ($0["thumbhash"] as? String).flatMap(ThumbHash.init(base64:)) != nil })
+      #expect(
+        list.count == 2 && list.allSatisfy { ($0["thumbhash"] as? String).flatMap(ThumbHash.init(base64:)) != nil })
     }
   }
 

@@ -28,8 +28,14 @@ import Thumbnails
 
   static let cases: [(String, Image)] = [
     ("solid", image(width: 60, height: 40) { _, _ in [200, 60, 30, 255] }),
-    ("gradient", image(width: 80, height: 80) { x, y in [UInt8(50 + x * 150 / 79), 100, UInt8(200 - y * 150 / 79), 255] }),
-    ("large gradient", image(width: 300, height: 200) { x, _ in [UInt8(40 + x * 170 / 299), UInt8(180 - x / 3), 90, 255] }),
+    (
+      "gradient",
+      image(width: 80, height: 80) { x, y in [UInt8(50 + x * 150 / 79), 100, UInt8(200 - y * 150 / 79), 255] }
+    ),
+    (
+      "large gradient",
+      image(width: 300, height: 200) { x, _ in [UInt8(40 + x * 170 / 299), UInt8(180 - x / 3), 90, 255] }
+    ),
     ("alpha", image(width: 64, height: 64) { x, _ in x < 32 ? [0, 255, 0, 0] : [20, 40, 230, 255] }),
   ]
 
@@ -48,7 +54,9 @@ import Thumbnails
     for (value, expected) in zip([stated.red, stated.green, stated.blue], want.rgb) {
       #expect(abs(value * 255 - expected) <= 12, "\(name) stated average")
     }
-    #expect(hash.hasAlpha == source.withUnsafeBytes { bytes in stride(from: 3, to: bytes.count, by: 4).contains { bytes[$0] < 255 } })
+    #expect(
+      hash.hasAlpha
+        == source.withUnsafeBytes { bytes in stride(from: 3, to: bytes.count, by: 4).contains { bytes[$0] < 255 } })
     // The preview is in the image's shape.
     let aspect = Double(source.width) / Double(source.height)
     #expect(abs(hash.approximateAspectRatio - aspect) / aspect < 0.25, "\(name): \(hash.approximateAspectRatio)")

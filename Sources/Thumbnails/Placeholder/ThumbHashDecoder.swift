@@ -1,7 +1,8 @@
+import ImageCodecs
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import ImageCodecs
 
 /// Draws the preview a ThumbHash stands for.
 enum ThumbHashDecoder {

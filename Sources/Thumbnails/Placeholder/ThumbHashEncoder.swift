@@ -33,7 +33,10 @@ enum ThumbHashEncoder {
 
     // Lightness, two colour differences and alpha, transparent pixels over the average colour.
     var (l, p, q, a) = ([Double](), [Double](), [Double](), [Double]())
-    (l, p, q, a) = (Array(repeating: 0, count: count), Array(repeating: 0, count: count), Array(repeating: 0, count: count), Array(repeating: 0, count: count))
+    (l, p, q, a) = (
+      Array(repeating: 0, count: count), Array(repeating: 0, count: count), Array(repeating: 0, count: count),
+      Array(repeating: 0, count: count)
+    )
     for index in 0..<count {
       let alpha = rgba[index * 4 + 3]
       let r = red * (1 - alpha) + alpha * rgba[index * 4]
@@ -90,8 +93,11 @@ enum ThumbHashEncoder {
       }
     }
     result.scale = result.terms.reduce(0) { max($0, abs($1)) }
-    if result.scale > 0 { result.terms = result.terms.map { 0.5 + 0.5 / result.scale * $0 } }
-    else { result.terms = result.terms.map { _ in 0.5 } }
+    if result.scale > 0 {
+      result.terms = result.terms.map { 0.5 + 0.5 / result.scale * $0 }
+    } else {
+      result.terms = result.terms.map { _ in 0.5 }
+    }
     return result
   }
 }

@@ -27,15 +27,23 @@ struct ThumbHashPixels {
         Double(bytes[y * rowBytes + (x * channels + channel) * sampleBytes + high]) / 255
       }
       for ty in 0..<targetHeight {
-        let (y0, y1) = (ty * sourceHeight / targetHeight, max(ty * sourceHeight / targetHeight + 1, (ty + 1) * sourceHeight / targetHeight))
+        let (y0, y1) = (
+          ty * sourceHeight / targetHeight,
+          max(ty * sourceHeight / targetHeight + 1, (ty + 1) * sourceHeight / targetHeight)
+        )
         for tx in 0..<targetWidth {
-          let (x0, x1) = (tx * sourceWidth / targetWidth, max(tx * sourceWidth / targetWidth + 1, (tx + 1) * sourceWidth / targetWidth))
+          let (x0, x1) = (
+            tx * sourceWidth / targetWidth,
+            max(tx * sourceWidth / targetWidth + 1, (tx + 1) * sourceWidth / targetWidth)
+          )
           var (r, g, b, a, plain) = (0.0, 0.0, 0.0, 0.0, [0.0, 0.0, 0.0])
           for y in y0..<y1 {
             for x in x0..<x1 {
               let alpha = format.hasAlpha ? sample(x, y, channels - 1) : 1
               let colour: (Double, Double, Double) =
-                format.isColor ? (sample(x, y, 0), sample(x, y, 1), sample(x, y, 2)) : (sample(x, y, 0), sample(x, y, 0), sample(x, y, 0))
+                format.isColor
+                ? (sample(x, y, 0), sample(x, y, 1), sample(x, y, 2))
+                : (sample(x, y, 0), sample(x, y, 0), sample(x, y, 0))
               (r, g, b, a) = (r + colour.0 * alpha, g + colour.1 * alpha, b + colour.2 * alpha, a + alpha)
               plain = [plain[0] + colour.0, plain[1] + colour.1, plain[2] + colour.2]
             }
@@ -46,7 +54,9 @@ struct ThumbHashPixels {
           if a > 0 {
             (values[index], values[index + 1], values[index + 2]) = (r / a, g / a, b / a)
           } else {
-            (values[index], values[index + 1], values[index + 2]) = (plain[0] / count, plain[1] / count, plain[2] / count)
+            (values[index], values[index + 1], values[index + 2]) = (
+              plain[0] / count, plain[1] / count, plain[2] / count
+            )
           }
           values[index + 3] = a / count
         }
