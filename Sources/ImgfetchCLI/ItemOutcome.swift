@@ -64,6 +64,9 @@ public struct ItemOutcome: Sendable {
   /// carries the `error`.
   public var failureIsSummarised = false
 
+  /// The `error` of an item cut off by Ctrl-C or SIGTERM in its JSON object.
+  public static let interruptedMessage = "interrupted"
+
   /// Whether the item is one of imgfetch's own thumbnails met as a source, skipped without a line.
   public var isOwnThumbnail: Bool { skipped == LocalItem.thumbnailSkipReason && failure == nil }
 
@@ -89,7 +92,8 @@ public struct ItemOutcome: Sendable {
   /// `cachePath` and `cacheHit` (downloads), the original's `width` and `height` as a person sees it
   /// (after its EXIF orientation), `storedWidth` and `storedHeight` as stored, `format`, `bytes`,
   /// and with a thumbnail `thumbnailPath`, `thumbnailWidth`, `thumbnailHeight`, `reused` (the first
-  /// size's), and with several sizes `thumbnails`: every one's `path`, `width`, `height`, `reused`.
+  /// size's) and, with `--placeholder thumbhash`, `thumbhash` (Base64), and with several sizes
+  /// `thumbnails`: every one's `path`, `width`, `height`, `reused` (and `thumbhash`).
   public var jsonFields: [(String, JSONValue)] {
     var fields: [(String, JSONValue)] = [("source", .string(source))]
     if let objectID { fields.append(("objectId", .string(objectID))) }
@@ -107,13 +111,15 @@ public struct ItemOutcome: Sendable {
         ("thumbnailPath", .string(thumbnail.path)), ("thumbnailWidth", .int(thumbnail.width)),
         ("thumbnailHeight", .int(thumbnail.height)), ("reused", .bool(thumbnail.reused)),
       ]
+      if let hash = thumbnail.thumbHash { fields.append(("thumbhash", .string(hash.base64))) }
     }
     if !thumbnails.isEmpty {
       let list = thumbnails.map { made in
-        JSONObject([
-          ("path", .string(made.path)), ("width", .int(made.width)), ("height", .int(made.height)),
-          ("reused", .bool(made.reused)),
-        ])
+        JSONObject(
+          [
+            ("path", .string(made.path)), ("width", .int(made.width)), ("height", .int(made.height)),
+            ("reused", .bool(made.reused)),
+          ] + (made.thumbHash.map { [("thumbhash", .string($0.base64))] } ?? []))
       }
       fields.append(("thumbnails", .objects(list)))
     }

@@ -169,6 +169,10 @@ public struct ThumbnailRequest: OptionValues {
     options.flushesToDisk = parsed.has("sync")
     options.colorSpace = parsed.has("keep-profile") ? .source : .sRGB
     options.keepsExif = parsed.has("keep-metadata")
+    if let kind = parsed.value("placeholder") {
+      guard kind == "thumbhash" else { throw UsageError("--placeholder must be thumbhash (got \(kind))") }
+      options.makesThumbHash = true
+    }
     self.options = options
   }
 

@@ -145,6 +145,9 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec(
           "overwrite", help: "replace a file at a thumbnail's name that imgfetch did not make (default: refuse it)"),
         OptionSpec("force", help: "make thumbnails again even when an up-to-date one exists (default: reuse it)"),
+        OptionSpec(
+          "placeholder", value: true, valueName: "KIND",
+          help: "thumbhash: each thumbnail's ThumbHash (a ~25-byte blurred preview) in the --json line"),
       ]
     case .decode:
       [

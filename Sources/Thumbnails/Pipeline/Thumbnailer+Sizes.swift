@@ -92,6 +92,7 @@ extension Thumbnailer {
         source: path, path: target, width: image.width, height: image.height, format: format.format,
         reused: false)
       result.colorNote = image.colorSpace.ignoredProfile
+      result.thumbHash = sized.thumbHash(of: image)
       results[index] = result
     }
     return results.compactMap { $0 }

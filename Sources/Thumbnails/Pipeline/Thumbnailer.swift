@@ -67,6 +67,7 @@ public struct Thumbnailer: Sendable {
       source: nil, path: path, width: rendered.image.width, height: rendered.image.height,
       format: rendered.format.format, reused: false)
     result.colorNote = rendered.image.colorSpace.ignoredProfile
+    result.thumbHash = thumbHash(of: rendered.image)
     return result
   }
 
@@ -107,6 +108,7 @@ public struct Thumbnailer: Sendable {
       source: path, path: target, width: rendered.image.width, height: rendered.image.height,
       format: format.format, reused: false)
     result.colorNote = rendered.image.colorSpace.ignoredProfile
+    result.thumbHash = thumbHash(of: rendered.image)
     return result
   }
 
@@ -154,6 +156,7 @@ public struct Thumbnailer: Sendable {
     var result = ThumbnailResult(
       source: path, path: target, width: pixels.width, height: pixels.height, format: format.format, reused: false)
     result.colorNote = image.colorSpace.ignoredProfile
+    result.thumbHash = thumbHash(of: pixels)
     return result
   }
 
@@ -228,6 +231,9 @@ public struct Thumbnailer: Sendable {
       throw .decode(located)
     }
   }
+
+  /// The ThumbHash of the pixels written, when the options ask for one.
+  func thumbHash(of written: Image) -> ThumbHash? { options.makesThumbHash ? ThumbHash(image: written) : nil }
 
   func validate() throws(ThumbnailError) {
     guard options.size.isValid else {

@@ -54,6 +54,11 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// Whether an up-to-date thumbnail is made again instead of being reused (`imgfetch --force`):
   /// after a change imgfetch cannot see in the stamp, such as a new libjpeg. Off by default.
   public var remakesCurrentThumbnails = false
+  /// Whether each result carries the thumbnail's ``ThumbHash`` (``ThumbnailResult/thumbHash``;
+  /// `imgfetch --placeholder thumbhash`). Off by default. Computed from the pixels written to the
+  /// thumbnail file (no second decode of the source); for a reused thumbnail, from a decode of
+  /// that small file. Not recorded in the stamp: it changes nothing in the file.
+  public var makesThumbHash = false
 
   /// Creates options.
   /// - Parameters:
