@@ -62,12 +62,16 @@ let package = Package(
     .target(
       name: "CLibGIFAdapter", dependencies: ["CCodecCore", "CGIF"], path: "Sources/CodecAdapters/GIFLib",
       linkerSettings: [.linkedLibrary("gif")]),
-    // The front ends (pull, push, the format table of PNG, JPEG, WebP and GIF): the C module Swift's
-    // ImageCodecs imports.
+    // libheif (HEIC and AVIF files), opened with dlopen by the first HEIF decode (only its headers
+    // are needed to build: Debian's libheif-dev), over the core's whole-file decode.
+    .target(name: "CLibHeifAdapter", dependencies: ["CCodecCore"], path: "Sources/CodecAdapters/LibHeif"),
+    // The front ends (pull, push, the format table of PNG, JPEG, WebP, GIF, HEIC and AVIF): the C
+    // module Swift's ImageCodecs imports.
     .target(
       name: "CImageCodecs",
       dependencies: [
-        "CCodecCore", "CLibPNGAdapter", "CLibJPEGAdapter", "CLibWebPAdapter", "CLibGIFAdapter", "CZlibAdapter",
+        "CCodecCore", "CLibPNGAdapter", "CLibJPEGAdapter", "CLibWebPAdapter", "CLibGIFAdapter", "CLibHeifAdapter",
+        "CZlibAdapter",
         "CJPEGEngine",
         "CPNGRowEngine",
       ]),

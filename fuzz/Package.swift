@@ -36,6 +36,9 @@ let package = Package(
     // GIF on every path (memory, file, validation, stream in pieces; never scaled): one verdict, one picture.
     .executableTarget(
       name: "FuzzGIF", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
+    // HEIC and AVIF (libheif) on every path (memory, file, validation, stream in pieces).
+    .executableTarget(
+      name: "FuzzHEIF", dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "imgfetch")]),
     // imgfetch's own inflater against zlib's raw inflate, directly on raw DEFLATE data.
     .executableTarget(name: "FuzzInflate", dependencies: [.product(name: "ImageCodecs", package: "imgfetch")]),
     // The resampler's inner loops (CodecEngines/Resample) against the plain arithmetic.

@@ -18,6 +18,8 @@ reads (each target's entry point says how it reads its input):
   signature replaces).
 - FuzzGIF: the GIF files of Fixtures/formats/gif (Pillow's) of at most 24 KB, each under two of the
   control bytes below in its first byte (which the forced signature replaces).
+- FuzzHEIF: the HEIC and AVIF files of Fixtures/formats and Fixtures/color of at most 40 KB, each
+  under two of the control bytes below in its first byte (which the forced box size replaces).
 - FuzzColor: the input is an ICC profile (the .icc files of Fixtures/color).
 - FuzzJPEGStructure: the input is the choices of the target's JPEG encoder, not a file: generated
   byte strings (a fixed pseudo-random sequence), each steering the encoder to some frame and script.
@@ -60,6 +62,9 @@ INFLATE_CONTROLS = [0x00, 0x01, 0x02, 0x80, 0x85]
 WEBP_CONTROLS = [0x00, 0x29, 0x52, 0x9B, 0xC4, 0xF8]
 # FuzzGIF's first byte: as FuzzWebP's (a GIF is never scaled: the scale must change nothing).
 GIF_CONTROLS = [0x00, 0x29, 0x52, 0x9B, 0xC4, 0xF8]
+# FuzzHEIF's first byte: bits 0-2 format (modulo 5), bit 3 brand (heic, avif), bit 4 brand left as
+# it is, bit 5 appendLast, bits 6-7 the largest piece (1, 16, 700 bytes, half).
+HEIF_CONTROLS = [0x10, 0x31, 0x5A, 0x93, 0xD4, 0xF0]
 # FuzzStreaming's first three bytes: options (modulo 5), then the chunk sizes' seed.
 STREAMING_CONTROLS = [b"\x00\x12\x34", b"\x02\xab\xcd", b"\x03\x01\x00", b"\x04\x77\x00"]
 
@@ -79,6 +84,11 @@ def files(*patterns):
 
 def webps():
     return files("Fixtures/formats/webp/*.webp", "Fixtures/formats/webp-made/*.webp", "Fixtures/regressions/FuzzWebP/*")
+
+
+def heifs():
+    return files("Fixtures/formats/heic/*.hei*", "Fixtures/formats/heic/*.hif", "Fixtures/formats/avif/*.avif",
+                 "Fixtures/color/*.heic", "Fixtures/color/*.avif")
 
 
 def pngs():
@@ -151,6 +161,12 @@ def seeds(target):
         for index, path in enumerate(small):
             data = read(path)
             for control in rotated(GIF_CONTROLS, index, 2):
+                yield f"{named(path)}~{control:02x}", bytes([control]) + data[1:]
+    elif target == "FuzzHEIF":
+        small = [p for p in heifs() if os.path.getsize(p) <= 40000]
+        for index, path in enumerate(small):
+            data = read(path)
+            for control in rotated(HEIF_CONTROLS, index, 2):
                 yield f"{named(path)}~{control:02x}", bytes([control]) + data[1:]
     elif target == "FuzzPNG":
         for path in pngs():

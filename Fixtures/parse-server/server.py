@@ -53,9 +53,14 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-# The files' content types by extension, whatever this Python's table knows: WebP and GIF (issue 31) too.
+# The files' content types by extension, whatever this Python's table knows: WebP, GIF, HEIC,
+# HEIF and AVIF (issue 31) too, as Parse Server names them.
 mimetypes.add_type("image/webp", ".webp")
 mimetypes.add_type("image/gif", ".gif")
+mimetypes.add_type("image/heic", ".heic")
+mimetypes.add_type("image/heif", ".heif")
+mimetypes.add_type("image/heif", ".hif")
+mimetypes.add_type("image/avif", ".avif")
 
 REST_GET_KEYS = {"keys", "include", "excludeKeys"}
 QUERY_KEYS = {"where", "limit", "skip", "order", "keys", "count", "include", "excludeKeys"}

@@ -3,6 +3,7 @@
 #include "imc_formats.h"
 
 #include "imc_libgif.h"
+#include "imc_libheif.h"
 #include "imc_libjpeg.h"
 #include "imc_libpng.h"
 #include "imc_libwebp.h"
@@ -13,8 +14,17 @@ const imc_format_ops *imc_format_for(int32_t format) {
   case IMC_FORMAT_JPEG: return &imc_jpeg_format;
   case IMC_FORMAT_WEBP: return &imc_webp_format;
   case IMC_FORMAT_GIF: return &imc_gif_format;
+  case IMC_FORMAT_HEIC: return &imc_heic_format;
+  case IMC_FORMAT_AVIF: return &imc_avif_format;
   default: return NULL;
   }
+}
+
+/* HEIF: the `ftyp` box's size (its first byte 0: the box is small), "ftyp", then a brand. */
+static int heif_possible(const uint8_t *magic, size_t length) {
+  if (magic[0] != 0) return 0;
+  if (length <= 4) return 1;
+  return memcmp(magic + 4, "ftyp", length - 4 < 4 ? length - 4 : 4) == 0;
 }
 
 int imc_format_possible(const uint8_t *magic, size_t length) {
@@ -26,6 +36,7 @@ int imc_format_possible(const uint8_t *magic, size_t length) {
   /* GIF: "GIF87a" or "GIF89a". */
   size_t gif_length = length < 6 ? length : 6;
   if (memcmp(magic, "GIF87a", gif_length) == 0 || memcmp(magic, "GIF89a", gif_length) == 0) return 1;
+  if (heif_possible(magic, length)) return 1;
   /* WebP: "RIFF", four bytes of size (anything), "WEBP". */
   if (memcmp(magic, "RIFF", length < 4 ? length : 4) != 0) return 0;
   return length <= 8 || memcmp(magic + 8, "WEBP", length - 8 < 4 ? length - 8 : 4) == 0;

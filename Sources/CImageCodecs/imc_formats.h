@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* What a file of no known format is told, naming the formats there are. */
-#define IMC_NOT_AN_IMAGE_MESSAGE "not a PNG, JPEG, WebP or GIF file (unrecognised signature)"
+#define IMC_NOT_AN_IMAGE_MESSAGE "not a PNG, JPEG, WebP, GIF, HEIC or AVIF file (unrecognised signature)"
 
 /* The adapter of IMC_FORMAT_*, or NULL. */
 const imc_format_ops *imc_format_for(int32_t format);

@@ -28,6 +28,17 @@ int32_t imc_sniff(const uint8_t *data, size_t length) {
   if (length >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) return IMC_FORMAT_WEBP;
   /* GIF: "GIF87a" or "GIF89a" (giflib checks "GIF" and reads the version as given). */
   if (length >= 6 && (memcmp(data, "GIF87a", 6) == 0 || memcmp(data, "GIF89a", 6) == 0)) return IMC_FORMAT_GIF;
+  /* HEIF: an ISO base media file whose first box is `ftyp` with an image brand. */
+  if (length >= 12) return imc_heif_brand_format(data + 8);
+  return IMC_FORMAT_UNKNOWN;
+}
+
+int32_t imc_heif_brand_format(const uint8_t *brand) {
+  static const char heic_brands[][5] = {"heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1", "mif2"};
+  if (memcmp(brand - 4, "ftyp", 4) != 0) return IMC_FORMAT_UNKNOWN;
+  if (memcmp(brand, "avif", 4) == 0 || memcmp(brand, "avis", 4) == 0) return IMC_FORMAT_AVIF;
+  for (size_t i = 0; i < sizeof heic_brands / sizeof heic_brands[0]; i++)
+    if (memcmp(brand, heic_brands[i], 4) == 0) return IMC_FORMAT_HEIC;
   return IMC_FORMAT_UNKNOWN;
 }
 

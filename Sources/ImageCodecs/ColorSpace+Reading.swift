@@ -34,7 +34,16 @@ extension ColorSpace {
       color.has_chromaticities != 0
       ? withUnsafeBytes(of: color.chromaticities) { Array($0.bindMemory(to: UInt32.self)).map { Double($0) / 100_000 } }
       : nil
-    if color.srgb_intent >= 0 && model != .cmyk {
+    if color.has_nclx != 0 && model != .cmyk {
+      let codes = CodePoints(
+        primaries: Int(color.nclx_primaries), transfer: Int(color.nclx_transfer), matrix: Int(color.nclx_matrix),
+        fullRange: color.nclx_full_range != 0)
+      // sRGB's (or unspecified) primaries with sRGB's (or an unspecified) transfer: nothing to convert.
+      let isSRGB = [1, 2].contains(codes.primaries) && [2, 13].contains(codes.transfer)
+      self.init(
+        model: model, origin: .nclx, isSRGB: isSRGB, chromaticities: model == .gray ? nil : chromaticities,
+        codePoints: codes, ignoredProfile: note)
+    } else if color.srgb_intent >= 0 && model != .cmyk {
       self.init(model: model, origin: .sRGBChunk, isSRGB: true, gamma: gamma, ignoredProfile: note)
     } else if let gamma, model != .cmyk {
       let chromaticities = model == .gray ? nil : chromaticities
@@ -99,10 +108,24 @@ extension ColorSpace {
     }
   }
 
-  /// The profile to convert from or embed: the embedded one, or one lcms2 makes from `gAMA`/`cHRM`;
-  /// `nil` for sRGB said by nothing or by an `sRGB` chunk.
+  /// The profile to convert from or embed: the embedded one, or one lcms2 makes from `gAMA`/`cHRM`
+  /// or from `nclx` codes; `nil` for sRGB said by nothing, by an `sRGB` chunk or by `nclx`.
   var profileBytes: [UInt8]? {
     if let iccProfile { return iccProfile }
+    if origin == .nclx, let codePoints, !isSRGB {
+      var made: UnsafeMutablePointer<UInt8>? = nil
+      let length: Int = {
+        if let chromaticities, chromaticities.count == 8 {
+          return chromaticities.withUnsafeBufferPointer {
+            imc_profile_from_nclx(Int32(codePoints.transfer), $0.baseAddress, &made)
+          }
+        }
+        return imc_profile_from_nclx(Int32(codePoints.transfer), nil, &made)
+      }()
+      defer { imc_lcms_free(made) }
+      guard let made, length > 0 else { return nil }
+      return Array(UnsafeBufferPointer(start: made, count: length))
+    }
     guard origin == .gammaChunks, let gamma else { return nil }
     var made: UnsafeMutablePointer<UInt8>? = nil
     let length: Int = {

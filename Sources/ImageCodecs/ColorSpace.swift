@@ -1,5 +1,6 @@
 /// What an image's numbers mean as colours: the colour description its file carries (an ICC profile,
-/// a PNG `sRGB` chunk, PNG `gAMA`/`cHRM`), or none, which by convention means sRGB.
+/// a PNG `sRGB` chunk, PNG `gAMA`/`cHRM`, a HEIF's `nclx` codes), or none, which by convention means
+/// sRGB.
 ///
 /// ```swift
 /// let header = try ImageDecoder.probe(contentsOf: "phone.jpg")
@@ -35,6 +36,41 @@ public struct ColorSpace: Sendable, Equatable, CustomStringConvertible {
     case sRGBChunk
     /// PNG `gAMA`, with `cHRM` when present (sRGB's primaries otherwise).
     case gammaChunks
+    /// A HEIF's `nclx` box: primaries and transfer by their ITU-T H.273 codes (``codePoints``).
+    case nclx
+  }
+
+  /// The ITU-T H.273 codes of a HEIF's `nclx` box (the same codes as video's): colour primaries
+  /// (1 BT.709/sRGB, 9 BT.2020, 12 Display P3), transfer characteristics (13 sRGB, 1 BT.709, 16 PQ,
+  /// 18 HLG), matrix coefficients and the range (libheif has already applied these two).
+  public struct CodePoints: Sendable, Equatable, CustomStringConvertible {
+    /// Colour primaries (`colour_primaries`).
+    public let primaries: Int
+    /// Transfer characteristics (`transfer_characteristics`).
+    public let transfer: Int
+    /// Matrix coefficients (`matrix_coefficients`).
+    public let matrix: Int
+    /// Whether the samples use the full range.
+    public let fullRange: Bool
+
+    /// Creates codes.
+    /// - Parameters:
+    ///   - primaries: Colour primaries.
+    ///   - transfer: Transfer characteristics.
+    ///   - matrix: Matrix coefficients.
+    ///   - fullRange: Full range.
+    public init(primaries: Int, transfer: Int, matrix: Int, fullRange: Bool) {
+      self.primaries = primaries
+      self.transfer = transfer
+      self.matrix = matrix
+      self.fullRange = fullRange
+    }
+
+    /// Whether the transfer is a high-dynamic-range one (PQ or HLG), mapped to SDR on conversion.
+    public var isHDR: Bool { transfer == 16 || transfer == 18 }
+
+    /// `12/13/6 full`, as the codes are usually written.
+    public var description: String { "\(primaries)/\(transfer)/\(matrix) \(fullRange ? "full" : "limited")" }
   }
 
   /// The colour model.
@@ -52,6 +88,8 @@ public struct ColorSpace: Sendable, Equatable, CustomStringConvertible {
   public let gamma: Double?
   /// PNG `cHRM`: white x, y, then red, green and blue x, y; `nil` when absent.
   public let chromaticities: [Double]?
+  /// HEIF `nclx`: the codes; `nil` for every other origin.
+  public let codePoints: CodePoints?
   /// Why an embedded profile was not used (it is then as if absent), such as
   /// `ICC profile ignored: truncated (1000 of 3144 bytes)`; `nil` otherwise.
   public let ignoredProfile: String?
@@ -64,11 +102,13 @@ public struct ColorSpace: Sendable, Equatable, CustomStringConvertible {
   ///   - profileDescription: Its description, if any.
   ///   - isSRGB: Whether the numbers are sRGB's.
   ///   - gamma: PNG `gAMA`, if any.
-  ///   - chromaticities: PNG `cHRM`, if any.
+  ///   - chromaticities: PNG `cHRM` or the `nclx` primaries' coordinates, if any.
+  ///   - codePoints: HEIF `nclx` codes, if any.
   ///   - ignoredProfile: Why an embedded profile was ignored, if one was.
   public init(
     model: Model, origin: Origin, iccProfile: [UInt8]? = nil, profileDescription: String? = nil, isSRGB: Bool,
-    gamma: Double? = nil, chromaticities: [Double]? = nil, ignoredProfile: String? = nil
+    gamma: Double? = nil, chromaticities: [Double]? = nil, codePoints: CodePoints? = nil,
+    ignoredProfile: String? = nil
   ) {
     self.model = model
     self.origin = origin
@@ -77,6 +117,7 @@ public struct ColorSpace: Sendable, Equatable, CustomStringConvertible {
     self.isSRGB = isSRGB
     self.gamma = gamma
     self.chromaticities = chromaticities
+    self.codePoints = codePoints
     self.ignoredProfile = ignoredProfile
   }
 
@@ -96,7 +137,8 @@ public struct ColorSpace: Sendable, Equatable, CustomStringConvertible {
       model: model ?? self.model, origin: .unspecified, isSRGB: true, ignoredProfile: note ?? ignoredProfile)
   }
 
-  /// `sRGB`, `Display P3 (ICC profile)`, `gamma 0.55556 (PNG gAMA)`, `CMYK, no profile`.
+  /// `sRGB`, `Display P3 (ICC profile)`, `gamma 0.55556 (PNG gAMA)`, `nclx 12/13/6 full`,
+  /// `CMYK, no profile`.
   public var description: String {
     switch origin {
     case .unspecified: model == .cmyk ? "CMYK, no profile" : "sRGB"
@@ -104,6 +146,7 @@ public struct ColorSpace: Sendable, Equatable, CustomStringConvertible {
     case .sRGBChunk: "sRGB (PNG sRGB chunk)"
     case .gammaChunks:
       "gamma \(gamma.map { String(format: $0) } ?? "?")\(chromaticities == nil ? "" : " with primaries") (PNG gAMA)"
+    case .nclx: "nclx \(codePoints.map(\.description) ?? "?")"
     }
   }
 }

@@ -5,7 +5,7 @@
 public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The kind of failure.
   public enum Kind: String, Sendable, Equatable {
-    /// The bytes are not a PNG, JPEG, WebP or GIF file (or the file is empty).
+    /// The bytes are not a PNG, JPEG, WebP, GIF, HEIC or AVIF file (or the file is empty).
     case notAnImage
     /// The data is damaged: a bad checksum, compressed stream, Huffman table or marker, or no pixel data.
     case corrupt

@@ -3,9 +3,9 @@ public import FoundationEssentials
 internal import CLCMS2Adapter
 internal import SystemFiles
 
-/// Decodes PNG, JPEG, WebP and GIF files into ``Image`` pixel buffers, strictly by default: an image
-/// is returned only if every pixel decoded (an animated WebP or GIF: every frame; its first is the
-/// image).
+/// Decodes PNG, JPEG, WebP, GIF, HEIC and AVIF files into ``Image`` pixel buffers, strictly by
+/// default: an image is returned only if every pixel decoded (an animated WebP or GIF: every frame;
+/// its first is the image; a HEIF: its primary image, with its transformations applied).
 /// The format comes from the magic bytes, never from a file name.
 ///
 /// ```swift
@@ -21,7 +21,8 @@ public enum ImageDecoder {
   ///   - bytes: The file's bytes (`Data`, `[UInt8]`, …).
   ///   - limits: Limits the header must respect.
   /// - Returns: The header.
-  /// - Throws: ``DecodeError`` when the bytes are not a valid PNG, JPEG, WebP or GIF header or exceed the limits.
+  /// - Throws: ``DecodeError`` when the bytes are not a valid PNG, JPEG, WebP, GIF, HEIC or
+  ///   AVIF header or exceed the limits.
   public static func probe(_ bytes: some ContiguousBytes, limits: DecodeLimits = .standard) throws(DecodeError)
     -> ImageHeader
   {

@@ -10,7 +10,8 @@ public struct ImageHeader: Sendable, Equatable {
   public let height: Int
   /// The colour model of the stream.
   public let colorType: ColorType
-  /// Bits per sample: PNG 1, 2, 4, 8 or 16; JPEG its data precision (8); WebP and GIF 8.
+  /// Bits per sample: PNG 1, 2, 4, 8 or 16; JPEG its data precision (8); WebP and GIF 8; HEIC
+  /// and AVIF the primary image's luma depth (8, 10 or 12).
   public let bitDepth: Int
   /// PNG: Adam7 interlaced.
   public let isInterlaced: Bool
@@ -29,7 +30,8 @@ public struct ImageHeader: Sendable, Equatable {
   public let colorSpace: ColorSpace
   /// Whether the image has an alpha channel or PNG transparency (tRNS).
   public let hasAlpha: Bool
-  /// The frames of an animation (WebP, GIF); 1 for a still image.
+  /// The frames of an animation (WebP, GIF), the top-level images of a HEIF (a burst's photos; the
+  /// primary one is the image); 1 for a still image.
   public let frameCount: Int
   /// WebP: the (first) image is lossless (VP8L); `false` for lossy WebP and other formats.
   public let isLossless: Bool
@@ -42,7 +44,7 @@ public struct ImageHeader: Sendable, Equatable {
     switch format {
     case .jpeg: true
     case .webp: !hasAlpha && frameCount == 1
-    case .png, .gif: false
+    case .png, .gif, .heic, .avif: false
     }
   }
 
@@ -93,7 +95,7 @@ public struct ImageHeader: Sendable, Equatable {
       colorType = .palette
       hasAlpha = info.has_transparency != 0  // a transparent index, or a first frame short of the screen
       chromaSubsampling = nil
-    } else if format == .png {
+    } else if format == .png || format == .heic || format == .avif {
       colorType =
         switch info.color_type {
         case Int32(IMC_PNG_COLOR_GRAY): .gray

@@ -77,7 +77,7 @@ public struct ImageMetadata: Sendable, Equatable {
   ///     the image data, within the standard limits); `true` by default.
   /// - Returns: The metadata.
   /// - Throws: ``DecodeError``: ``DecodeError/Kind/io`` when the file cannot be opened or read or is
-  ///   not a regular file, ``DecodeError/Kind/notAnImage`` when it is not a PNG, JPEG, WebP or GIF file.
+  ///   not a regular file, ``DecodeError/Kind/notAnImage`` when it is not a PNG, JPEG, WebP, GIF, HEIC or AVIF file.
   public static func read(contentsOf path: String, headBytes: Int = defaultHeadBytes, readsColor: Bool = true)
     throws(DecodeError) -> ImageMetadata
   {
@@ -118,7 +118,7 @@ public struct ImageMetadata: Sendable, Equatable {
   /// - Parameter bytes: The start of a file, or all of it; `isComplete` is judged from the last 12
   ///   of these bytes.
   /// - Returns: The metadata.
-  /// - Throws: ``DecodeError/Kind/notAnImage`` when the bytes are not a PNG, JPEG, WebP or GIF file.
+  /// - Throws: ``DecodeError/Kind/notAnImage`` when the bytes are not a PNG, JPEG, WebP, GIF, HEIC or AVIF file.
   public static func read(_ bytes: [UInt8]) throws(DecodeError) -> ImageMetadata {
     if WebPChunks.isWebP(bytes) {
       return WebPChunks(size: bytes.count) { (offset, count) in
@@ -141,7 +141,12 @@ public struct ImageMetadata: Sendable, Equatable {
     if ImageFormat(sniffing: head) == .gif {
       return ImageMetadata(format: .gif, texts: [], isComplete: tail.last == 0x3B)  // the trailer
     }
-    throw DecodeError(kind: .notAnImage, format: nil, message: "not a PNG, JPEG, WebP or GIF file")
+    // A HEIF (imgfetch writes none, so it carries no stamp): its format; whether it is complete,
+    // only a decode can say.
+    if let format = ImageFormat(sniffing: head), format == .heic || format == .avif {
+      return ImageMetadata(format: format, texts: [], isComplete: true)
+    }
+    throw DecodeError(kind: .notAnImage, format: nil, message: "not a PNG, JPEG, WebP, GIF, HEIC or AVIF file")
   }
 
   /// The `COM` segments before the first scan (`SOS`), walking marker segments from `SOI`.

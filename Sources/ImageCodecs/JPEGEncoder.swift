@@ -26,10 +26,17 @@ public struct JPEGEncoder: ImageEncoding, Hashable {
     self.progressive = progressive
   }
 
+  /// Whether chroma keeps the full resolution (4:4:4: luma and chroma sampled alike) instead of
+  /// being halved both ways (4:2:0, the default): sharper colour edges, larger files.
+  public var keepsFullChroma: Bool {
+    get { lumaSampling == (1, 1) && cbSampling == (0, 0) && crSampling == (0, 0) }
+    set { lumaSampling = newValue ? (1, 1) : (0, 0) }
+  }
+
   /// `.jpeg`.
   public var format: ImageFormat { .jpeg }
-  /// `jpeg/85`, or `jpeg/85p` when progressive.
-  public var settingsLabel: String { "jpeg/\(quality)\(progressive ? "p" : "")" }
+  /// `jpeg/85`, `jpeg/85p` when progressive, then `/444` with ``keepsFullChroma``.
+  public var settingsLabel: String { "jpeg/\(quality)\(progressive ? "p" : "")\(keepsFullChroma ? "/444" : "")" }
   /// `false`.
   public var storesAlpha: Bool { false }
 

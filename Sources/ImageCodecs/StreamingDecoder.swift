@@ -2,7 +2,7 @@ internal import CImageCodecs
 public import FoundationEssentials
 internal import CLCMS2Adapter
 
-/// Decodes a PNG, JPEG, WebP or GIF from bytes pushed as they arrive, handing out rows as they are ready.
+/// Decodes a PNG, JPEG, WebP, GIF, HEIC or AVIF from bytes pushed as they arrive, handing out rows as they are ready.
 ///
 /// The verdict is the full decode's: the same options, limits and strictness, the same accept or
 /// reject with the same ``DecodeError/Kind``. Feed the bytes with ``append(_:)`` (any chunking),

@@ -105,6 +105,7 @@ final class BatchRun: Sendable {
   /// Fetches (or validates) one source and makes its thumbnail when asked.
   func fetch(_ source: FetchSource) async -> ItemOutcome {
     var outcome = ItemOutcome(source: source.label, objectID: source.objectID)
+    if case .objectFile = source { outcome.lineStartsWithObjectID = true }
     let label = source.label
     let progress: ProgressHandler = { [reporter] update in
       reporter.progress.transfer(label, received: update.bytesReceived, expected: update.bytesExpected)
@@ -116,21 +117,24 @@ final class BatchRun: Sendable {
         outcome.failure = (.fileSystem, message)
         return outcome
       case .local(let file):
-        let (thumbnail, limits, item) = (settings.thumbnail, settings.decodeLimits, outcome)
+        let (thumbnail, limits, item, sizes) = (
+          settings.thumbnail, settings.decodeLimits, outcome, settings.thumbnailSizes
+        )
         return await localWork.run {
           var outcome = item
-          LocalItem.examine(file, into: &outcome, thumbnail: thumbnail, limits: limits, alreadyValidated: false)
+          LocalItem.examine(
+            file, into: &outcome, thumbnail: thumbnail, limits: limits, alreadyValidated: false, sizes: sizes)
           return outcome
         }
       // With --thumbnail, the fetcher's one decode of a download validates it and makes the thumbnail.
       case .url(let url):
-        if let thumbnails = settings.thumbnail {
+        if let thumbnails = settings.fetcherThumbnail {
           path = try await record(fetcher.thumbnail(at: url, options: thumbnails, progress: progress), into: &outcome)
         } else {
           path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
         }
       case .object(let reference):
-        if let thumbnails = settings.thumbnail {
+        if let thumbnails = settings.fetcherThumbnail {
           path = try await record(
             fetcher.thumbnail(of: reference, column: settings.column!, options: thumbnails, progress: progress),
             into: &outcome)
@@ -139,7 +143,7 @@ final class BatchRun: Sendable {
             fetcher.cachedFile(of: reference, column: settings.column!, progress: progress), into: &outcome)
         }
       case .objectFile(_, let file):
-        if let thumbnails = settings.thumbnail {
+        if let thumbnails = settings.fetcherThumbnail {
           path = try await record(
             fetcher.thumbnail(for: file.get(), options: thumbnails, progress: progress), into: &outcome)
         } else {
@@ -161,13 +165,19 @@ final class BatchRun: Sendable {
       return outcome
     }
     // A thumbnail the fetcher did not make is a decode: off the cooperative pool.
-    let (limits, item) = (settings.decodeLimits, outcome)
+    let (limits, item, sizes) = (settings.decodeLimits, outcome, settings.thumbnailSizes)
     outcome = await localWork.run {
       var outcome = item
-      LocalItem.examine(path, into: &outcome, thumbnail: thumbnail, limits: limits, alreadyValidated: true)
+      LocalItem.examine(
+        path, into: &outcome, thumbnail: thumbnail, limits: limits, alreadyValidated: true, sizes: sizes)
       return outcome
     }
     if outcome.failure != nil && Task.isCancelled { outcome.failure = (.cancelled, "cancelled") }
+    // Thumbnails written into the cache count against --cache-max-size, as the fetcher's do.
+    let written = outcome.thumbnails.isEmpty ? [outcome.thumbnail].compactMap { $0 } : outcome.thumbnails
+    for made in written where !made.reused {
+      fetcher.files.cache.didWriteDerivedFile(at: made.path)
+    }
     return outcome
   }
 

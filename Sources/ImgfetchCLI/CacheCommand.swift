@@ -7,6 +7,8 @@ enum CacheCommand {
   static func run(_ invocation: Invocation) throws(UsageError) -> ExitCode {
     let json = invocation.parsed.has("json")
     let action = invocation.operands[0]
+    let dryRun = invocation.parsed.has("dry-run")
+    if dryRun && action == "stats" { throw UsageError("--dry-run goes with cache clear or gc (stats removes nothing)") }
     let cache: DiskCache
     do {
       // Looking after a cache never creates one, and never touches a directory imgfetch did not make.
@@ -35,6 +37,20 @@ enum CacheCommand {
       } else {
         Console.out(summary(stats, of: cache))
       }
+    case "clear" where dryRun:
+      // What clear removes is what stats counts.
+      let removed = cache.statistics()
+      Console.out(
+        json
+          ? removalObject(removed, action: action, from: cache, dryRun: true)
+          : removal(removed, from: cache, dryRun: true))
+    case "gc" where dryRun:
+      var removed = cache.removeStaleFiles(olderThan: invocation.cache.maxAge, removing: false)
+      if let size = invocation.cache.gcMaxSize { removed.add(cache.evict(toFit: size, removing: false)) }
+      Console.out(
+        json
+          ? removalObject(removed, action: action, from: cache, dryRun: true)
+          : removal(removed, from: cache, dryRun: true))
     case "clear":
       let removed: DiskCache.Statistics
       do { removed = try cache.removeAll() } catch {
@@ -70,7 +86,7 @@ enum CacheCommand {
 
   /// What `clear` or `gc` removed, by kind, in one line: `removed 2 images (1.5 KB), 1 lock file from
   /// DIR (1.5 KB in all)`, or `nothing to remove in DIR`.
-  static func removal(_ removed: DiskCache.Statistics, from cache: DiskCache) -> String {
+  static func removal(_ removed: DiskCache.Statistics, from cache: DiskCache, dryRun: Bool = false) -> String {
     let kinds: [(Int, String, Int64?)] = [
       (removed.entries, counted(removed.entries, "image"), removed.entryBytes),
       (removed.thumbnails, counted(removed.thumbnails, "thumbnail"), removed.thumbnailBytes),
@@ -81,18 +97,24 @@ enum CacheCommand {
     let parts = kinds.filter { $0.0 > 0 }.map { $0.1 + ($0.2.map { " (\(ProgressLine.bytes($0)))" } ?? "") }
     if parts.isEmpty { return "nothing to remove in \(cache.directory)" }
     let total = ProgressLine.bytes(removed.totalBytes)
-    return "removed \(parts.joined(separator: ", ")) from \(cache.directory) (\(total) in all)"
+    return
+      "\(dryRun ? "would remove" : "removed") \(parts.joined(separator: ", ")) from \(cache.directory) (\(total) in all)"
   }
 
   /// What `clear` or `gc` removed, as one JSON object: `directory`, `action`, `removedEntries`,
   /// `removedThumbnails`, `removedPartialDownloads`, `removedTemporaryFiles`, `removedLockFiles`,
-  /// `removedBytes` (every kind together).
-  static func removalObject(_ removed: DiskCache.Statistics, action: String, from cache: DiskCache) -> String {
-    jsonLine([
-      ("directory", .string(cache.directory)), ("action", .string(action)), ("removedEntries", .int(removed.entries)),
-      ("removedThumbnails", .int(removed.thumbnails)), ("removedPartialDownloads", .int(removed.partialDownloads)),
-      ("removedTemporaryFiles", .int(removed.temporaryFiles)), ("removedLockFiles", .int(removed.lockFiles)),
-      ("removedBytes", .int(Int(removed.totalBytes))),
-    ])
+  /// `removedBytes` (every kind together); with `--dry-run`, `dryRun` and what would be removed.
+  static func removalObject(
+    _ removed: DiskCache.Statistics, action: String, from cache: DiskCache, dryRun: Bool = false
+  ) -> String {
+    let head: [(String, JSONValue)] =
+      [("directory", .string(cache.directory)), ("action", .string(action))] + (dryRun ? [("dryRun", .bool(true))] : [])
+    return jsonLine(
+      head + [
+        ("removedEntries", .int(removed.entries)), ("removedThumbnails", .int(removed.thumbnails)),
+        ("removedPartialDownloads", .int(removed.partialDownloads)),
+        ("removedTemporaryFiles", .int(removed.temporaryFiles)), ("removedLockFiles", .int(removed.lockFiles)),
+        ("removedBytes", .int(Int(removed.totalBytes))),
+      ])
   }
 }

@@ -21,6 +21,11 @@ struct FetchSettings: Sendable {
   var shard: Shard? { invocation.parse.shard }
   /// The thumbnail settings, with `--output-dir`'s folder and source root.
   var thumbnail: ThumbnailOptions?
+  /// Every `--thumbnail` size (`64,256,1024`); the fetcher makes one, so with several a download is
+  /// validated by the fetcher and its thumbnails made by one decode of the cached file.
+  var thumbnailSizes: [ThumbnailSize] { invocation.thumbnail.sizes }
+  /// The thumbnail the fetcher makes with a download's own decode: none with several sizes.
+  var fetcherThumbnail: ThumbnailOptions? { thumbnailSizes.count > 1 ? nil : thumbnail }
   /// Whether a SOURCE was a folder (walked into its images).
   var walkedFolder = false
   var decodeLimits: DecodeLimits { invocation.limits.decodeLimits }
@@ -50,15 +55,18 @@ struct FetchSettings: Sendable {
     if needsParse { parse = try invocation.parse.configuration(environment: environment) }
     cacheDirectory = invocation.cache.directory
     thumbnail = invocation.thumbnail.options
+    let downloads = className != nil || sources.contains(where: \.isDownload)
     if let output = invocation.folders.outputDirectory, thumbnail != nil {
       // Downloads are mirrored from the cache directory, so they never meet a local source's path.
-      let downloads = className != nil || sources.contains(where: \.isDownload)
       thumbnail?.outputDirectory = ThumbnailDirectory(
         path: output,
         sourceRoot: LocalOperands.sourceRoot(
           of: invocation.operands, cacheDirectory: downloads ? cacheDirectory ?? DiskCache.defaultDirectory() : nil,
           isLocal: isLocal))
     }
+    try ThumbnailNames.checkDownloads(options: thumbnail, downloads: downloads)
+    try ThumbnailNames.check(
+      localSources: sources.compactMap(\.localPath), options: thumbnail, sizes: invocation.thumbnail.sizes)
     if let value = invocation.network.maxBytes { downloader.maximumBytes = Int64(value) }
     if let value = invocation.network.timeout { downloader.idleTimeout = value }
     if let value = invocation.network.minSpeed { downloader.minimumSpeed = value }

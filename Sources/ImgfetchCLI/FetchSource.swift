@@ -47,6 +47,12 @@ enum FetchSource: Sendable {
   /// The key `--shard` hashes: the objectId for Parse objects, else the argument.
   var shardKey: String { objectID ?? label }
 
+  /// The local file's path, for a local source.
+  var localPath: String? {
+    if case .local(let path) = self { return path }
+    return nil
+  }
+
   /// Whether the source is downloaded into the cache (a URL or a Parse object).
   var isDownload: Bool {
     switch self {

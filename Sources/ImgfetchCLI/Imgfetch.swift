@@ -36,6 +36,7 @@ public enum Imgfetch {
     do throws(UsageError) {
       switch invocation.command {
       case .cache: code = try CacheCommand.run(invocation)
+      case .fetch where invocation.parsed.has("dry-run"): code = Console.exitCode(try DryRun.run(invocation))
       case .fetch where invocation.needsNetwork: try FetchCommand(invocation).run()
       default: code = runLocal(invocation)
       }

@@ -18,15 +18,37 @@ enum InfoCommand {
         continue
       }
       let file = item.label
+      let limits = invocation.limits.decodeLimits
       do {
-        let header = try ImageDecoder.probe(contentsOf: file, limits: invocation.limits.decodeLimits)
+        let header = try ImageDecoder.probe(contentsOf: file, limits: limits)
         report.succeeded(line: "", fields: fields(file: file, header: header))
       } catch {
+        // Over the pixel limit: described from its header all the same (still only the header is
+        // read), with the limit's reason; info succeeded in describing it (exit 0).
+        if error.kind == .limitExceeded, let header = overLimitHeader(file, limits: limits) {
+          let pixels = header.width * header.height
+          let reason =
+            "image is \(header.width)x\(header.height) (\(pixels) pixels), over the \(limits.maxPixels)-pixel limit"
+          report.succeeded(line: "", fields: fields(file: file, header: header) + [("overLimit", .string(reason))])
+          continue
+        }
         let (kind, message) = LocalItem.describe(error)
         report.failed(file, kind: kind, message: message)
       }
     }
     return report.finish()
+  }
+
+  /// The header of a file refused for its pixel count alone: probed again without the pixel
+  /// limit (a header read; nothing is decoded), `nil` when it fails for another reason too or is
+  /// within the limit (another limit refused it).
+  static func overLimitHeader(_ file: String, limits: DecodeLimits) -> ImageHeader? {
+    var open = limits
+    open.maxPixels = 1 << 46
+    guard let header = try? ImageDecoder.probe(contentsOf: file, limits: open),
+      header.width * header.height > limits.maxPixels
+    else { return nil }
+    return header
   }
 
   /// The object of one file: `source` (and `file`, its older name), the size as a person sees it
@@ -54,6 +76,8 @@ enum InfoCommand {
       fields.append(("lossless", .bool(header.isLossless)))
       fields.append(("frames", .int(header.frameCount)))
       fields.append(("chromaSubsampling", header.chromaSubsampling.map { .string($0) } ?? .null))
+    case .heic, .avif:
+      fields.append(("frames", .int(header.frameCount)))
     case .jpeg:
       fields.append(("progressive", .bool(header.isProgressive)))
       fields.append(("arithmetic", .bool(header.isArithmeticCoded)))
@@ -66,6 +90,7 @@ enum InfoCommand {
     fields.append(("colorModel", .string(color.model.rawValue)))
     fields.append(("colorSource", .string(color.origin.rawValue)))
     fields.append(("colorProfile", color.profileDescription.map { .string($0) } ?? .null))
+    if let codes = color.codePoints { fields.append(("nclx", .string(codes.description))) }
     fields.append(("sRGB", .bool(color.isSRGB)))
     fields.append(("profileIgnored", color.ignoredProfile.map { .string($0) } ?? .null))
     fields.append(("bytes", fileSize(file).map { .int($0) } ?? .null))

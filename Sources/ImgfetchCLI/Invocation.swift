@@ -40,7 +40,7 @@ public struct Invocation: Sendable {
       // With -o PATH, one JSON object describing what was written; decode prints nothing else but
       // errors, so --quiet means nothing to it.
       case .decode: ["json"]
-      case .cache: ["json"]  // stats, clear and gc as one JSON object
+      case .cache: ["json", "dry-run"]  // stats, clear and gc as one JSON object; what clear and gc would remove
       default: []
       }
     }
@@ -128,6 +128,9 @@ public struct Invocation: Sendable {
       // Checked after the options' values, so that `--thumbnail photo.jpg` says the size is missing.
       if operands.isEmpty && parse.className == nil {
         throw UsageError("nothing to fetch: give SOURCE... or --class C")
+      }
+      if let template = parsed.value("output"), thumbnail.options == nil {
+        throw UsageError("--output \(template) goes with --thumbnail SIZE: it names the thumbnails (tn_%s.jpg)")
       }
       if parse.className != nil && !operands.isEmpty { throw UsageError("give either SOURCE... or --class, not both") }
       if parse.column == nil, let object = operands.first(where: { SourceKind(argument: $0).isParseObject }) {

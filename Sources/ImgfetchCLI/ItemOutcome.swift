@@ -30,6 +30,9 @@ public struct ItemOutcome: Sendable {
   public var source: String
   /// The Parse objectId, for Parse sources.
   public var objectID: String?
+  /// Whether the plain line starts with the objectId (an object of a class walk, `--class`, whose
+  /// source is not on the command line).
+  public var lineStartsWithObjectID = false
   /// The validated file in the cache, for downloaded sources.
   public var cachePath: String?
   /// Whether the cache already held it, for downloaded sources.
@@ -47,8 +50,11 @@ public struct ItemOutcome: Sendable {
   public var format: String?
   /// The original's size in bytes.
   public var bytes: Int64 = 0
-  /// The thumbnail, when asked for.
+  /// The thumbnail, when asked for (the first size's, with several).
   public var thumbnail: ThumbnailResult?
+  /// Every size's thumbnail, in the order asked, when several sizes were asked for
+  /// (`--thumbnail 64,256,1024`); empty otherwise.
+  public var thumbnails: [ThumbnailResult] = []
   /// Why the item was skipped (not an error), such as one of imgfetch's own thumbnails.
   public var skipped: String?
   /// Why the item failed.
@@ -57,6 +63,9 @@ public struct ItemOutcome: Sendable {
   /// once for many items (a column missing from the objects of a class walk); the JSON object still
   /// carries the `error`.
   public var failureIsSummarised = false
+
+  /// The `error` of an item cut off by Ctrl-C or SIGTERM in its JSON object.
+  public static let interruptedMessage = "interrupted"
 
   /// Whether the item is one of imgfetch's own thumbnails met as a source, skipped without a line.
   public var isOwnThumbnail: Bool { skipped == LocalItem.thumbnailSkipReason && failure == nil }
@@ -82,7 +91,9 @@ public struct ItemOutcome: Sendable {
   /// `source`, `objectId` (Parse), then `error` for a failure or `skipped` for a skipped item, or
   /// `cachePath` and `cacheHit` (downloads), the original's `width` and `height` as a person sees it
   /// (after its EXIF orientation), `storedWidth` and `storedHeight` as stored, `format`, `bytes`,
-  /// and with a thumbnail `thumbnailPath`, `thumbnailWidth`, `thumbnailHeight`, `reused`.
+  /// and with a thumbnail `thumbnailPath`, `thumbnailWidth`, `thumbnailHeight`, `reused` (the first
+  /// size's) and, with `--placeholder thumbhash`, `thumbhash` (Base64), and with several sizes
+  /// `thumbnails`: every one's `path`, `width`, `height`, `reused` (and `thumbhash`).
   public var jsonFields: [(String, JSONValue)] {
     var fields: [(String, JSONValue)] = [("source", .string(source))]
     if let objectID { fields.append(("objectId", .string(objectID))) }
@@ -100,13 +111,28 @@ public struct ItemOutcome: Sendable {
         ("thumbnailPath", .string(thumbnail.path)), ("thumbnailWidth", .int(thumbnail.width)),
         ("thumbnailHeight", .int(thumbnail.height)), ("reused", .bool(thumbnail.reused)),
       ]
+      if let hash = thumbnail.thumbHash { fields.append(("thumbhash", .string(hash.base64))) }
+    }
+    if !thumbnails.isEmpty {
+      let list = thumbnails.map { made in
+        JSONObject(
+          [
+            ("path", .string(made.path)), ("width", .int(made.width)), ("height", .int(made.height)),
+            ("reused", .bool(made.reused)),
+          ] + (made.thumbHash.map { [("thumbhash", .string($0.base64))] } ?? []))
+      }
+      fields.append(("thumbnails", .objects(list)))
     }
     return fields
   }
 
-  /// The plain line: the valid file (the cached copy, or the local file itself), then a tab and the
-  /// thumbnail's path when there is one.
+  /// The plain line: the objectId and a tab in a class walk, the valid file (the cached copy, or the
+  /// local file itself), then a tab and the
+  /// thumbnail's path when there is one (with several sizes, a tab and a path for each, in the
+  /// order asked).
   public var line: String {
-    [cachePath ?? source, thumbnail?.path].compactMap { $0 }.joined(separator: "\t")
+    let paths = thumbnails.isEmpty ? [thumbnail?.path].compactMap { $0 } : thumbnails.map(\.path)
+    let id = lineStartsWithObjectID ? [objectID].compactMap { $0 } : []
+    return (id + [cachePath ?? source] + paths).joined(separator: "\t")
   }
 }

@@ -29,12 +29,20 @@ public final class ItemReporter: Sendable {
     progress = ProgressReporter(mode: output.effectiveProgress, terminal: Terminal.current(), total: total)
   }
 
-  /// Prints one finished item and counts it (cancelled items are neither printed nor counted).
-  /// One of imgfetch's own thumbnails met as a source is not an item of the work: it prints no line
-  /// (its JSON object says it was skipped) and is counted apart, for the summary.
+  /// Prints one finished item and counts it. An item cut off by Ctrl-C or SIGTERM is not counted
+  /// and gets no line of its own on stderr (the run ends with one `interrupted` line), but with
+  /// `--json` it still gets its object, `"error":"interrupted"`, so a script reading the lines
+  /// knows what was in flight. One of imgfetch's own thumbnails met as a source is not an item of
+  /// the work: it prints no line (its JSON object says it was skipped) and is counted apart, for
+  /// the summary.
   /// - Parameter outcome: The item's outcome.
   public func report(_ outcome: ItemOutcome) {
-    if outcome.failure?.kind == .cancelled { return }
+    if outcome.failure?.kind == .cancelled {
+      var interrupted = outcome
+      interrupted.failure = (.cancelled, ItemOutcome.interruptedMessage)
+      if output.json { progress.print(jsonLine(interrupted.jsonFields)) }
+      return
+    }
     tally.withLock { tally in
       if outcome.isOwnThumbnail {
         tally.ownThumbnails += 1

@@ -12,6 +12,8 @@ public enum JSONValue: Sendable, Equatable {
   case bool(Bool)
   /// `null`.
   case null
+  /// An array of objects, each with its keys in order.
+  case objects([JSONObject])
 
   var encoded: String {
     switch self {
@@ -20,6 +22,7 @@ public enum JSONValue: Sendable, Equatable {
     case .double(let number): return number.isFinite ? String(number) : "null"
     case .bool(let flag): return flag ? "true" : "false"
     case .null: return "null"
+    case .objects(let list): return "[" + list.map { jsonLine($0.fields) }.joined(separator: ",") + "]"
     }
   }
 }
@@ -29,4 +32,20 @@ public enum JSONValue: Sendable, Equatable {
 /// - Returns: The JSON text.
 public func jsonLine(_ fields: [(String, JSONValue)]) -> String {
   "{" + fields.map { JSONText.quoted($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
+}
+
+/// An object inside a JSON line, its keys kept in the order given.
+public struct JSONObject: Sendable, Equatable {
+  /// The keys, in output order.
+  public var keys: [String]
+  /// The values, one per key.
+  public var values: [JSONValue]
+  /// Creates an object.
+  /// - Parameter fields: The keys and values, in output order.
+  public init(_ fields: [(String, JSONValue)]) {
+    keys = fields.map(\.0)
+    values = fields.map(\.1)
+  }
+  /// The keys and values.
+  var fields: [(String, JSONValue)] { Array(zip(keys, values)) }
 }

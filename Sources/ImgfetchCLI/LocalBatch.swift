@@ -20,6 +20,13 @@ enum LocalBatch {
       options?.outputDirectory = ThumbnailDirectory(
         path: output, sourceRoot: LocalOperands.sourceRoot(of: invocation.operands, cacheDirectory: nil))
     }
+    do throws(UsageError) {
+      try ThumbnailNames.check(
+        localSources: files.compactMap(\.path), options: options, sizes: invocation.thumbnail.sizes)
+    } catch {
+      Imgfetch.printUsageError(error)
+      return .usage
+    }
     let thumbnail = options
     let reporter = ItemReporter(output: invocation.output, total: isBatch ? files.count : nil)
     // Ctrl-C or SIGTERM: finish the items in progress (no partial files), start no more.
@@ -42,7 +49,7 @@ enum LocalBatch {
         } else {
           LocalItem.examine(
             files[index].label, into: &outcome, thumbnail: thumbnail, limits: invocation.limits.decodeLimits,
-            alreadyValidated: false)
+            alreadyValidated: false, sizes: invocation.thumbnail.sizes)
         }
         delivery.withLock { state in
           state.pending[index] = outcome

@@ -22,14 +22,15 @@ public enum LocalItem {
   ///   - thumbnail: The thumbnail settings, if any.
   ///   - limits: The decode limits.
   ///   - alreadyValidated: Whether the file was validated when it was stored (a cache entry).
+  ///   - sizes: With more than one, every size's thumbnail from one decode (`--thumbnail 64,256`).
   public static func examine(
     _ path: String, into outcome: inout ItemOutcome, thumbnail: ThumbnailOptions?, limits: DecodeLimits,
-    alreadyValidated: Bool
+    alreadyValidated: Bool, sizes: [ThumbnailSize] = []
   ) {
     do throws(ThumbnailError) {
       // One of imgfetch's own thumbnails (any format, WebP included, which is not decoded) is
       // skipped before anything reads it as a source.
-      if thumbnail != nil && !alreadyValidated && isImgfetchThumbnail(path) {
+      if let thumbnail, !alreadyValidated, isImgfetchThumbnail(path, template: thumbnail.nameTemplate) {
         outcome.skipped = thumbnailSkipReason
         return
       }
@@ -44,7 +45,14 @@ public enum LocalItem {
       }
       outcome.record(header)
       if outcome.bytes == 0, let status = FileStatus.of(path) { outcome.bytes = Int64(status.size) }
-      if let thumbnail {
+      if let thumbnail, sizes.count > 1 {
+        // One decode for every size.
+        outcome.thumbnails = try Thumbnailer(options: thumbnail).makeThumbnails(forFileAt: path, sizes: sizes)
+        outcome.thumbnail = outcome.thumbnails.first
+        if let note = outcome.thumbnails.lazy.compactMap(\.colorNote).first {
+          Console.error("\(path): \(note); treated as sRGB")
+        }
+      } else if let thumbnail {
         outcome.thumbnail = try Thumbnailer(options: thumbnail).makeThumbnail(forFileAt: path)
         // A profile that could not be used is said once, when the thumbnail is made.
         if let note = outcome.thumbnail?.colorNote { Console.error("\(path): \(note); treated as sRGB") }
@@ -55,7 +63,13 @@ public enum LocalItem {
   }
 
   /// Whether the file is a thumbnail imgfetch made, in any format (named as one and carrying a stamp).
-  static func isImgfetchThumbnail(_ path: String) -> Bool { ThumbnailNaming.isThumbnail(fileAt: path) }
+  /// With `--output TEMPLATE`, a file named by the template's shape (`tn_photo.jpg` for
+  /// `tn_%s.jpg`) and carrying a stamp is one too.
+  static func isImgfetchThumbnail(_ path: String, template: ThumbnailNameTemplate? = nil) -> Bool {
+    if ThumbnailNaming.isThumbnail(fileAt: path) { return true }
+    guard let template, template.matches(fileName: path) else { return false }
+    return ThumbnailStamp.read(fromFileAt: path) != nil
+  }
 
   /// The exit-code class and one-line message of a decode or thumbnail error.
   public static func describe(_ error: ThumbnailError) -> (kind: ItemOutcome.FailureKind, message: String) {

@@ -21,6 +21,14 @@ struct LocalOperands: Sendable {
       case .given(let text), .walked(let text), .unreadable(let text, _): text
       }
     }
+
+    /// The file's path, for an item that names one (not an unreadable folder).
+    var path: String? {
+      switch self {
+      case .given(let text), .walked(let text): text
+      case .unreadable: nil
+      }
+    }
   }
 
   /// The items, in the operands' order, each folder's files in walk order.
@@ -44,7 +52,7 @@ struct LocalOperands: Sendable {
       let found = ImageFolder.walk(operand, recursive: recursive)
       // An empty result is said once, so an empty run is not a silent one.
       if found.isEmpty {
-        Console.error("\(operand): no PNG, JPEG, WebP or GIF files\(recursive ? "" : " at its top level (-r walks subfolders)")")
+        Console.error("\(operand): no PNG, JPEG, WebP, GIF, HEIC or AVIF files\(recursive ? "" : " at its top level (-r walks subfolders)")")
       }
       for entry in found {
         switch entry {

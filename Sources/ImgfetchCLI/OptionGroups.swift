@@ -75,20 +75,31 @@ public struct LimitOptions: OptionValues {
 public struct ThumbnailRequest: OptionValues {
   /// The thumbnail settings, or `nil` without `--thumbnail`.
   public var options: ThumbnailOptions?
+  /// Every size asked for (`--thumbnail 64,256,1024`), in the order given; `options.size` is the
+  /// first. Empty without `--thumbnail`.
+  public var sizes: [ThumbnailSize] = []
   private var orphans: [String] = []
 
   /// Reads the group.
   public init(_ parsed: ParsedArguments) throws(UsageError) {
-    let shaping = OptionGroup.thumbnail.specs.map(\.name).filter { $0 != "thumbnail" }
+    // -o is also decode's; the command line checks it goes with --thumbnail (Invocation).
+    let shaping = OptionGroup.thumbnail.specs.map(\.name).filter { $0 != "thumbnail" && $0 != "output" }
     guard let sizeText = parsed.value("thumbnail") else {
       orphans = parsed.given.filter { shaping.contains($0) }
       return
     }
-    guard let size = ThumbnailSize(parsing: sizeText) else {
-      throw UsageError(
-        "--thumbnail needs a size: N, WxH, Wx or xH, numbers from 1 to \(ThumbnailSize.maximumSide) (got \(sizeText))")
+    var sizes: [ThumbnailSize] = []
+    for text in sizeText.split(separator: ",", omittingEmptySubsequences: false) {
+      guard let size = ThumbnailSize(parsing: String(text)) else {
+        throw UsageError(
+          "--thumbnail needs a size: N, WxH, Wx or xH, numbers from 1 to \(ThumbnailSize.maximumSide) (got \(sizeText))"
+        )
+      }
+      if sizes.contains(size) { throw UsageError("--thumbnail names \(size) twice (got \(sizeText))") }
+      sizes.append(size)
     }
-    var options = ThumbnailOptions(size: size, limits: try LimitOptions(parsed).decodeLimits)
+    self.sizes = sizes
+    var options = ThumbnailOptions(size: sizes[0], limits: try LimitOptions(parsed).decodeLimits)
     options.replacesUnstampedFiles = parsed.has("overwrite")
     options.remakesCurrentThumbnails = parsed.has("force")
     if let fit = parsed.value("fit") {
@@ -121,12 +132,54 @@ public struct ThumbnailRequest: OptionValues {
       guard format.choice == .webp else { throw UsageError("--lossless goes with --format webp") }
       format.webpLossless = true
     }
+    if let text = parsed.value("output") {
+      let template: ThumbnailNameTemplate
+      do { template = try ThumbnailNameTemplate(text) } catch {
+        throw UsageError("--output: \(Self.reason(error))")
+      }
+      if let choice = parsed.value("format"), format.choice != .automatic, format.choice != template.format {
+        throw UsageError("--format \(choice) and --output \(text) name different formats")
+      }
+      if template.isAbsolute && parsed.value("output-dir") != nil {
+        throw UsageError("--output \(text) is absolute; with --output-dir it must be relative to that folder")
+      }
+      format.choice = template.format
+      options.nameTemplate = template
+    }
+    if parsed.has("progressive") || parsed.value("chroma") != nil {
+      let option = parsed.has("progressive") ? "--progressive" : "--chroma"
+      guard format.choice == .jpeg || format.choice == .automatic else {
+        throw UsageError("\(option) goes with JPEG thumbnails (the format is \(format.choice.rawValue))")
+      }
+    }
+    format.jpegProgressive = parsed.has("progressive")
+    if let chroma = parsed.value("chroma") {
+      guard chroma == "444" || chroma == "420" else { throw UsageError("--chroma must be 444 or 420 (got \(chroma))") }
+      format.jpegFullChroma = chroma == "444"
+    }
+    if let text = parsed.value("background") {
+      guard let colour = ThumbnailBackground(parsing: text) else {
+        throw UsageError("--background must be white, black, gray, #rrggbb or #rgb (got \(text))")
+      }
+      options.background = colour
+    }
     options.format = format
     options.allowsUpscaling = parsed.has("upscale")
     options.appliesOrientation = !parsed.has("no-rotate")
     options.flushesToDisk = parsed.has("sync")
     options.colorSpace = parsed.has("keep-profile") ? .source : .sRGB
+    options.keepsExif = parsed.has("keep-metadata")
+    if let kind = parsed.value("placeholder") {
+      guard kind == "thumbhash" else { throw UsageError("--placeholder must be thumbhash (got \(kind))") }
+      options.makesThumbHash = true
+    }
     self.options = options
+  }
+
+  /// A thumbnail error's message without the library's prefix.
+  static func reason(_ error: ThumbnailError) -> String {
+    if case .invalidOptions(let message) = error { return message }
+    return error.description
   }
 
   /// Options that shape a thumbnail mean nothing without `--thumbnail`.

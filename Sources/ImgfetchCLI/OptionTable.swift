@@ -88,6 +88,8 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         OptionSpec("json", help: "one JSON object per item instead of paths"),
         OptionSpec("quiet", short: "q", help: "print nothing but errors"),
         OptionSpec(
+          "dry-run", help: "say what would be downloaded, written or removed (also cache clear, gc), doing none of it"),
+        OptionSpec(
           "progress", value: true, valueName: "WHEN",
           help: "auto (a bar on a terminal, unless stdout is a pipe), always, never, json"),
       ]
@@ -113,15 +115,22 @@ public enum OptionGroup: String, CaseIterable, Sendable {
       [
         OptionSpec(
           "thumbnail", value: true, valueName: "SIZE",
-          help: "N (longest side), WxH (box), Wx (width) or xH (height) in pixels"),
+          help: "N (longest side), WxH (box), Wx (width) or xH (height) in pixels; 64,256,1024: each, one decode"),
         OptionSpec("fit", value: true, valueName: "FIT", help: "inside (default) or cover (fill the box, crop)"),
         OptionSpec(
           "format", value: true, valueName: "F", help: "auto (JPEG, or PNG for images with alpha), jpeg, png, webp"),
         OptionSpec(
           "quality", value: true, valueName: "Q", help: "JPEG quality 1-100 (default 85), WebP 0-100 (default 80)"),
         OptionSpec("lossless", help: "with --format webp: lossless WebP"),
+        OptionSpec("progressive", help: "progressive JPEG (default: baseline)"),
+        OptionSpec("chroma", value: true, valueName: "S", help: "JPEG chroma: 420 (default, halved) or 444 (full)"),
+        OptionSpec(
+          "background", value: true, valueName: "COLOUR",
+          help: "what alpha is flattened over in a JPEG: white (default), black, gray, #rrggbb"),
         OptionSpec(
           "keep-profile", help: "keep the source's colours and embed its profile (default: convert to sRGB)"),
+        OptionSpec(
+          "keep-metadata", help: "keep the source's Exif, orientation set upright (default: no Exif, so no GPS)"),
         OptionSpec("filter", value: true, valueName: "F", help: "lanczos3 (default) or bilinear (faster, softer)"),
         OptionSpec("upscale", help: "enlarge images smaller than the size"),
         OptionSpec("no-rotate", help: "do not apply the EXIF orientation"),
@@ -130,8 +139,15 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           "output-dir", value: true, valueName: "DIR",
           help: "write thumbnails under DIR, mirroring the sources' folders, not next to the originals"),
         OptionSpec(
+          "output", short: "o", value: true, valueName: "TEMPLATE",
+          help: "name thumbnails as tn_%s.jpg (%s: source name less extension, %d: size); the extension sets the format"
+        ),
+        OptionSpec(
           "overwrite", help: "replace a file at a thumbnail's name that imgfetch did not make (default: refuse it)"),
         OptionSpec("force", help: "make thumbnails again even when an up-to-date one exists (default: reuse it)"),
+        OptionSpec(
+          "placeholder", value: true, valueName: "KIND",
+          help: "thumbhash: each thumbnail's ThumbHash (a ~25-byte blurred preview) in the --json line"),
       ]
     case .decode:
       [
@@ -162,7 +178,12 @@ public enum OptionGroup: String, CaseIterable, Sendable {
   ]
 
   /// Every option, for the parser.
-  public static let allSpecs: [OptionSpec] = allCases.flatMap(\.specs) + generalSpecs
+  /// (`-o`/`--output` is in two groups: a thumbnail's name template, and `decode`'s output; the
+  /// parser reads it once.)
+  public static let allSpecs: [OptionSpec] = (allCases.flatMap(\.specs) + generalSpecs).reduce(into: []) {
+    specs, spec in
+    if !specs.contains(where: { $0.name == spec.name }) { specs.append(spec) }
+  }
 
   /// The group an option belongs to.
   static func group(of name: String) -> OptionGroup? { allCases.first { $0.specs.contains { $0.name == name } } }

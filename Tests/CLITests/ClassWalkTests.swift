@@ -40,6 +40,29 @@ import Testing
     }
   }
 
+  /// Issue 32: a class walk's plain lines start with the objectId (the source is not on the
+  /// command line), then the cached file and the thumbnail; a single object's line does not.
+  @Test func aWalksPlainLinesCarryTheObjectId() async throws {
+    let present = ["b000000000", "d000000000", "f000000000"]
+    let fixture = try await Self.server(present: present)
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let result = try runImgfetch(
+      Self.arguments(
+        fixture, cache: cache, ["--class", "Photo", "--column", "MainImage", "--thumbnail", "8", "--jobs", "1"]))
+    #expect(result.status == 0, "\(result.stderrText)")
+    // In the order they finish: sorted by id here.
+    let lines = result.stdoutText.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+      .sorted { ($0.first ?? "") < ($1.first ?? "") }
+    #expect(lines.map { $0.first } == present)
+    for (line, id) in zip(lines, present) {
+      let entry = cache.path + "/0123456789abcdef0123456789abcdef_\(id).png"
+      #expect(line == [id, entry, entry + ".thumb-8.jpg"])
+    }
+    let one = try runImgfetch(Self.arguments(fixture, cache: cache, ["Photo/b000000000", "--column", "MainImage"]))
+    #expect(one.stdoutText == cache.path + "/0123456789abcdef0123456789abcdef_b000000000.png\n")
+  }
+
   /// Issue 11.15: the bar's total counted objects without the column that the walk then skipped,
   /// so a finished batch showed `[6/8]`. Now the walk yields them (as failed items) and the count
   /// asks with the walk's own constraint: the last bar shows every item done of the total.

@@ -28,7 +28,7 @@ import Testing
     #expect(result.stdoutText.hasPrefix("{\"source\":\"\(Fixtures.image("MANIFEST.md"))\",\"error\":"))
     #expect(
       result.stderrText
-        == "imgfetch: \(Fixtures.image("MANIFEST.md")): not an image: not a PNG, JPEG, WebP or GIF file (unrecognised signature)\n"
+        == "imgfetch: \(Fixtures.image("MANIFEST.md")): not an image: not a PNG, JPEG, WebP, GIF, HEIC or AVIF file (unrecognised signature)\n"
     )
   }
 

@@ -44,7 +44,8 @@ import Testing
     let lines = result.stdoutText.split(separator: "\n")
     #expect(lines.count == Self.photos.count)
     for line in lines {
-      let paths = line.split(separator: "\t").map(String.init)
+      // A class walk's line: objectId, cached file, thumbnail (issue 32).
+      let paths = line.split(separator: "\t").map(String.init).dropFirst()
       #expect(paths.count == 2 && paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
     }
     #expect(result.stderrText.contains("Photo/zzzzzzzzzz"))

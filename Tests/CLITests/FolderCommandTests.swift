@@ -244,7 +244,7 @@ import Thumbnails
       try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
       let none = try runImgfetch([empty, "--thumbnail", "64"])
       #expect(none.status == 0 && none.stdout.isEmpty)
-      #expect(none.stderrText == "imgfetch: \(empty): no PNG, JPEG, WebP or GIF files at its top level (-r walks subfolders)\n")
+      #expect(none.stderrText == "imgfetch: \(empty): no PNG, JPEG, WebP, GIF, HEIC or AVIF files at its top level (-r walks subfolders)\n")
     }
   }
 

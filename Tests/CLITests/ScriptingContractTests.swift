@@ -54,7 +54,7 @@ import Testing
     // badcrc.png's header is fine: info reads headers only; verify finds the CRC error.
     #expect(objects[1]["source"] as? String == Self.bad && objects[1]["error"] == nil)
     let manifest = Fixtures.image("MANIFEST.md")
-    let reason = "\(manifest): not an image: not a PNG, JPEG, WebP or GIF file (unrecognised signature)"
+    let reason = "\(manifest): not an image: not a PNG, JPEG, WebP, GIF, HEIC or AVIF file (unrecognised signature)"
     #expect(both.stdoutText.hasSuffix(Self.errorLine(manifest, reason) + "\n"))
     #expect(both.stderrText == "imgfetch: \(reason)\nimgfetch: 1 of 3 items failed\n")
     // --json changes nothing (info's results are JSON); --quiet leaves the errors.

@@ -253,3 +253,31 @@ import Thumbnails
     #expect(run.stdoutText.contains(Self.thumbnailPath("photo.jpg", .box(width: 320, height: 200), fit: .cover)))
   }
 }
+
+/// `--help`'s Examples (issue 32): every example is a command line the commands accept as
+/// written. Each runs (a dry run where it would write or download, in a scratch cache and home),
+/// and none is a usage error.
+@Suite(.runsOnTestThreads, .timeLimit(.minutes(10))) struct HelpExamplesTests {
+  @Test func everyExampleIsAccepted() throws {
+    let help = try runImgfetch(["--help"]).stdoutText
+    let section = try #require(
+      help.components(separatedBy: "\nExamples:\n").last?.components(separatedBy: "\n\n").first)
+    let commands = section.split(separator: "\n").filter { $0.hasPrefix("  imgfetch ") }.map {
+      $0.trimmingCharacters(in: .whitespaces).split(separator: " ").dropFirst().map(String.init)
+    }
+    #expect(commands.count >= 8)
+    try ThumbnailCommandTests.withTemporaryDirectory { directory in
+      let environment = [
+        "HOME": directory, "XDG_CACHE_HOME": directory + "/cache", "PARSE_SERVER_URL": "http://127.0.0.1:9/parse",
+        "PARSE_APPLICATION_ID": "app", "PARSE_REST_API_KEY": "key",
+      ]
+      for arguments in commands {
+        // decode, info and a dry run write nothing; the others are made dry runs.
+        let safe = ["info", "decode", "cache"].contains(arguments[0]) || arguments.contains("--dry-run")
+        let run = try runImgfetch(arguments + (safe ? [] : ["--dry-run"]), environment: environment)
+        #expect(run.status != 1, "\(arguments): \(run.stderrText)")
+        #expect(!run.stderrText.contains("see imgfetch --help"), "\(arguments): \(run.stderrText)")
+      }
+    }
+  }
+}

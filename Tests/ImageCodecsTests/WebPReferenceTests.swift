@@ -275,7 +275,7 @@ import Testing
       _ = try ImageDecoder.decode(wave)
       Issue.record("a WAVE file decoded")
     } catch {
-      #expect(error.kind == .notAnImage && error.message == "not a PNG, JPEG, WebP or GIF file (unrecognised signature)")
+      #expect(error.kind == .notAnImage && error.message == "not a PNG, JPEG, WebP, GIF, HEIC or AVIF file (unrecognised signature)")
     }
   }
 }

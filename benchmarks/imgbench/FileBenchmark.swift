@@ -99,8 +99,9 @@ struct FileBenchmark {
     switch header.format {
     case .jpeg: header.isProgressive ? "progressive" : "baseline"
     case .png: header.isInterlaced ? "interlaced" : "plain"
-    case .webp: "webp"  // never decoded: ImageDecoder refuses WebP
+    case .webp: header.isLossless ? "lossless" : "lossy"
     case .gif: header.isInterlaced ? "interlaced" : "plain"
+    case .heic, .avif: header.format.rawValue
     }
   }
 
@@ -108,8 +109,9 @@ struct FileBenchmark {
     switch header.format {
     case .jpeg: header.chromaSubsampling ?? header.colorType.rawValue
     case .png: "\(header.colorType.rawValue) \(header.bitDepth)-bit"
-    case .webp: "webp"
+    case .webp: header.colorType.rawValue
     case .gif: "gif \(header.frameCount) frame\(header.frameCount == 1 ? "" : "s")"
+    case .heic, .avif: "\(header.colorType.rawValue) \(header.bitDepth)-bit"
     }
   }
 

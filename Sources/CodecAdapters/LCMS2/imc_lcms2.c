@@ -14,6 +14,7 @@
 #include "imc_bytes.h"
 #include "imc_lcms2_library.h"
 #include "imc_matrix_shaper.h"
+#include "imc_transfer.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -225,6 +226,34 @@ void imc_profile_inspect(const uint8_t *icc, size_t length, size_t max_bytes, in
 
 /* ---- Profiles made from PNG chunks ---- */
 
+/* The profile's bytes, malloc'd into *out; its length, or 0. */
+static size_t save_profile(cmsHPROFILE profile, double version, uint8_t **out) {
+  size_t length = 0;
+  imc_lcms2.cmsSetProfileVersion(profile, version);
+  cmsUInt32Number size = 0;
+  if (imc_lcms2.cmsSaveProfileToMem(profile, NULL, &size) && size > 0) {
+    uint8_t *bytes = malloc(size);
+    if (bytes && imc_lcms2.cmsSaveProfileToMem(profile, bytes, &size)) {
+      *out = bytes;
+      length = size;
+    } else {
+      free(bytes);
+    }
+  }
+  imc_lcms2.cmsCloseProfile(profile);
+  return length;
+}
+
+/* sRGB's primaries and D65 white: white x, y, red, green, blue x, y. */
+static const double srgb_xy[8] = {0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06};
+
+static cmsHPROFILE rgb_profile(cmsContext context, const double *c, cmsToneCurve *curve) {
+  cmsCIExyY white = {c[0], c[1], 1.0};
+  cmsCIExyYTRIPLE primaries = {{c[2], c[3], 1.0}, {c[4], c[5], 1.0}, {c[6], c[7], 1.0}};
+  cmsToneCurve *curves[3] = {curve, curve, curve};
+  return imc_lcms2.cmsCreateRGBProfileTHR(context, &white, &primaries, curves);
+}
+
 size_t imc_profile_from_gamma(int32_t model, double file_gamma, const double *chromaticities, uint8_t **out) {
   *out = NULL;
   if (!(file_gamma > 0.01 && file_gamma < 100.0) || !imc_lcms2_load(NULL, 0)) return 0;
@@ -235,32 +264,64 @@ size_t imc_profile_from_gamma(int32_t model, double file_gamma, const double *ch
   cmsToneCurve *curve = imc_lcms2.cmsBuildGamma(context, 1.0 / file_gamma);
   cmsHPROFILE profile = NULL;
   if (curve) {
-    if (model == IMC_MODEL_GRAY) {
+    if (model == IMC_MODEL_GRAY)
       profile = imc_lcms2.cmsCreateGrayProfileTHR(context, imc_lcms2.cmsD50_xyY(), curve);
-    } else if (model == IMC_MODEL_RGB) {
-      /* sRGB's primaries and D65 white unless the file's cHRM says otherwise. */
-      const double srgb[8] = {0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06};
-      const double *c = chromaticities ? chromaticities : srgb;
-      cmsCIExyY white = {c[0], c[1], 1.0};
-      cmsCIExyYTRIPLE primaries = {{c[2], c[3], 1.0}, {c[4], c[5], 1.0}, {c[6], c[7], 1.0}};
-      cmsToneCurve *curves[3] = {curve, curve, curve};
-      profile = imc_lcms2.cmsCreateRGBProfileTHR(context, &white, &primaries, curves);
-    }
+    else if (model == IMC_MODEL_RGB) /* sRGB's primaries and D65 white unless the file's cHRM says otherwise */
+      profile = rgb_profile(context, chromaticities ? chromaticities : srgb_xy, curve);
     imc_lcms2.cmsFreeToneCurve(curve);
   }
-  if (profile) {
-    imc_lcms2.cmsSetProfileVersion(profile, 2.1);
-    cmsUInt32Number size = 0;
-    if (imc_lcms2.cmsSaveProfileToMem(profile, NULL, &size) && size > 0) {
-      uint8_t *bytes = malloc(size);
-      if (bytes && imc_lcms2.cmsSaveProfileToMem(profile, bytes, &size)) {
-        *out = bytes;
-        length = size;
-      } else {
-        free(bytes);
-      }
-    }
-    imc_lcms2.cmsCloseProfile(profile);
+  if (profile) length = save_profile(profile, 2.1, out);
+  imc_lcms2.cmsDeleteContext(context);
+  return length;
+}
+
+/* The HDR curves, sampled once per process: PQ's, then HLG's. */
+#define HDR_SAMPLES 4096
+static cmsFloat32Number hdr_tables[2][HDR_SAMPLES];
+static pthread_once_t hdr_once = PTHREAD_ONCE_INIT;
+static void fill_hdr_tables(void) {
+  for (int i = 0; i < HDR_SAMPLES; i++) {
+    double signal = (double)i / (HDR_SAMPLES - 1);
+    hdr_tables[0][i] = (cmsFloat32Number)imc_hdr_linear(IMC_CURVE_PQ, signal);
+    hdr_tables[1][i] = (cmsFloat32Number)imc_hdr_linear(IMC_CURVE_HLG, signal);
+  }
+}
+
+/* The curve of an nclx transfer characteristic: parametric where ICC has the form (type 4:
+ * Y = (aX + b)^g above d, cX below), sampled for the HDR ones (imc_transfer.c). */
+static cmsToneCurve *nclx_curve(cmsContext context, int transfer) {
+  imc_curve_kind kind = imc_curve_for_transfer(transfer);
+  switch (kind) {
+  case IMC_CURVE_BT709: {
+    const double p[5] = {1.0 / 0.45, 1.0 / 1.099, 0.099 / 1.099, 1.0 / 4.5, 0.081};
+    return imc_lcms2.cmsBuildParametricToneCurve(context, 4, p);
+  }
+  case IMC_CURVE_LINEAR: return imc_lcms2.cmsBuildGamma(context, 1.0);
+  case IMC_CURVE_GAMMA22: return imc_lcms2.cmsBuildGamma(context, 2.2);
+  case IMC_CURVE_GAMMA28: return imc_lcms2.cmsBuildGamma(context, 2.8);
+  case IMC_CURVE_PQ:
+  case IMC_CURVE_HLG:
+    pthread_once(&hdr_once, fill_hdr_tables);
+    return imc_lcms2.cmsBuildTabulatedToneCurveFloat(context, HDR_SAMPLES, hdr_tables[kind == IMC_CURVE_HLG]);
+  default: {
+    const double p[5] = {2.4, 1.0 / 1.055, 0.055 / 1.055, 1.0 / 12.92, 0.04045};
+    return imc_lcms2.cmsBuildParametricToneCurve(context, 4, p);
+  }
+  }
+}
+
+size_t imc_profile_from_nclx(int32_t transfer, const double *chromaticities, uint8_t **out) {
+  *out = NULL;
+  if (!imc_lcms2_load(NULL, 0)) return 0;
+  budget account;
+  cmsContext context = open_context(&account);
+  if (!context) return 0;
+  size_t length = 0;
+  cmsToneCurve *curve = nclx_curve(context, transfer);
+  if (curve) {
+    cmsHPROFILE profile = rgb_profile(context, chromaticities ? chromaticities : srgb_xy, curve);
+    imc_lcms2.cmsFreeToneCurve(curve);
+    if (profile) length = save_profile(profile, 4.3, out);
   }
   imc_lcms2.cmsDeleteContext(context);
   return length;

@@ -9,7 +9,7 @@
 
 /* Every lcms2 call the adapter makes. */
 #define IMC_LCMS2_CALLS(X)                                                                              \
-  X(cmsBuildGamma) X(cmsBuildParametricToneCurve) X(cmsCloseProfile) X(cmsCreateContext)               \
+  X(cmsBuildGamma) X(cmsBuildParametricToneCurve) X(cmsBuildTabulatedToneCurveFloat) X(cmsCloseProfile) X(cmsCreateContext)               \
   X(cmsCreateGrayProfileTHR) X(cmsCreateRGBProfileTHR) X(cmsCreateTransformTHR) X(cmsCreate_sRGBProfileTHR) \
   X(cmsD50_xyY) X(cmsDeleteContext) X(cmsDeleteTransform) X(cmsDoTransform) X(cmsDoTransformLineStride)   \
   X(cmsEvalToneCurveFloat) X(cmsFreeToneCurve) X(cmsGetColorSpace) X(cmsGetContextUserData)              \

@@ -53,9 +53,14 @@ size_t imc_source_read(imc_source *source, uint8_t *out, size_t n);
 /* Bytes per pixel of a layout, 0 for an unknown one. */
 size_t imc_layout_bytes_per_pixel(int32_t layout);
 
-/* The format named by the first bytes (12 are enough): IMC_FORMAT_PNG, IMC_FORMAT_JPEG, IMC_FORMAT_WEBP,
- * IMC_FORMAT_GIF or IMC_FORMAT_UNKNOWN. */
+/* The format named by the first bytes (12 are enough): IMC_FORMAT_PNG, _JPEG, _WEBP, _GIF, _HEIC, _AVIF
+ * or IMC_FORMAT_UNKNOWN. A HEIF whose major brand is a generic one (mif1, msf1) is HEIC until its
+ * primary image is read (the adapter then says AVIF when it is AV1). */
 int32_t imc_sniff(const uint8_t *data, size_t length);
+
+/* The format an ISO base media file's `ftyp` major brand (the 4 bytes at `brand`, after the 4 of
+ * `ftyp`) names: IMC_FORMAT_HEIC, IMC_FORMAT_AVIF or IMC_FORMAT_UNKNOWN. */
+int32_t imc_heif_brand_format(const uint8_t *brand);
 
 /* EXIF orientation (1...8) from a TIFF structure (what follows "Exif\0\0"); 0 if absent or invalid. */
 int32_t imc_exif_orientation(const uint8_t *tiff, size_t length);

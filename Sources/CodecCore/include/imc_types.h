@@ -21,7 +21,7 @@ enum {
 /* Outcome of a call. IMC_OK is zero; everything else is a reason to stop. */
 enum {
   IMC_OK = 0,
-  IMC_ERR_NOT_IMAGE = 1,   /* magic bytes are not PNG, JPEG, WebP or GIF, or the file is empty */
+  IMC_ERR_NOT_IMAGE = 1,   /* magic bytes are no format imgfetch reads, or the file is empty */
   IMC_ERR_CORRUPT = 2,     /* damaged data: CRC, zlib, Huffman, markers, missing pixel data */
   IMC_ERR_TRUNCATED = 3,   /* the data ends before the image does */
   IMC_ERR_UNSUPPORTED = 4, /* a valid file using a feature we do not decode (12-bit, lossless JPEG) */
@@ -138,7 +138,13 @@ typedef struct {
   uint32_t chromaticities[8]; /* PNG cHRM times 100000: white x, y, red x, y, green x, y, blue x, y */
   int32_t adobe_transform;    /* JPEG APP14 "Adobe" transform 0...2; -1 without that marker */
   char note[120];             /* the library's words for a dropped profile, or "" */
+  /* HEIF's nclx box (read when the file has no ICC profile): its ITU-T H.273 codes, with the
+   * primaries' coordinates in `chromaticities` (has_chromaticities) when they are specified. */
+  int32_t has_nclx;
+  uint16_t nclx_primaries, nclx_transfer, nclx_matrix;
+  int32_t nclx_full_range;
 } imc_color;
+
 
 /* Converts one row of `width` CMYK pixels, as libjpeg returns them (Adobe's inverted values when the
  * file has an Adobe marker), to the decoder's output layout. `context` is the converter's own. */

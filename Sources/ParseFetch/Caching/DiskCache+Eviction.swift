@@ -38,9 +38,11 @@ extension DiskCache {
   /// - Parameters:
   ///   - bytes: The size to fit in.
   ///   - kept: Entries (by file name) never to evict.
+  ///   - removing: `false` counts what would be evicted and removes nothing (`imgfetch cache gc
+  ///     --max-size SIZE --dry-run`).
   /// - Returns: What was removed, by kind of file.
   @discardableResult
-  public func evict(toFit bytes: Int64, keeping kept: Set<String> = []) -> Statistics {
+  public func evict(toFit bytes: Int64, keeping kept: Set<String> = [], removing: Bool = true) -> Statistics {
     let groups = evictionGroups()
     var total = groups.values.reduce(0) { $0 + $1.bytes }
     var removed = Statistics()
@@ -48,13 +50,13 @@ extension DiskCache {
       guard total > bytes else { break }
       if kept.contains(name) || isBeingStored(name) { continue }
       var freed: Int64 = 0
-      for item in group.items where (try? remove(item.path)) != nil {
+      for item in group.items where !removing || (try? remove(item.path)) != nil {
         removed.count(item)
         freed += item.size
       }
       total -= freed
     }
-    runningTotal.withLock { $0 = total }
+    if removing { runningTotal.withLock { $0 = total } }
     return removed
   }
 

@@ -42,13 +42,20 @@ extension DiskCache {
   /// lock file no process holds (one a killed download left behind).
   /// Temporary files include the hidden `.<name>.tmp-<pid>-<random>` of an atomic write (a
   /// thumbnail) that was killed before its rename.
-  /// - Parameter age: The age in seconds, judged by modification time.
+  /// - Parameters:
+  ///   - age: The age in seconds, judged by modification time.
+  ///   - removing: `false` counts what would be removed and removes nothing (`imgfetch cache gc
+  ///     --dry-run`; a file a download holds is counted too).
   /// - Returns: What was removed, by kind of file (counts and bytes).
   @discardableResult
-  public func removeStaleFiles(olderThan age: TimeInterval) -> Statistics {
+  public func removeStaleFiles(olderThan age: TimeInterval, removing: Bool = true) -> Statistics {
     let limit = Date(timeIntervalSinceNow: -age)
     let stale = items { $0.isTransient || $0 == .lock }.filter { $0.kind == .lock || $0.modified < limit }
     var removed = Statistics()
+    guard removing else {
+      for item in stale { removed.count(item) }
+      return removed
+    }
     for item in stale where (try? removeUnlessLocked(item)) == true { removed.count(item) }
     removeLocksDirectoryIfEmpty()
     return removed

@@ -1,7 +1,7 @@
 import ImageCodecs
 import SystemFiles
 
-/// The PNG, JPEG, WebP and GIF files in a folder, found by a walk a user can predict: for the command line's
+/// The PNG, JPEG, WebP, GIF, HEIC and AVIF files in a folder, found by a walk a user can predict: for the command line's
 /// folder operands (`imgfetch ~/Pictures -r --thumbnail 256`), and for anyone who wants the same list.
 ///
 /// ```swift
@@ -10,11 +10,11 @@ import SystemFiles
 /// }
 /// ```
 ///
-/// - A file is an image when its name ends in `.jpg`, `.jpeg`, `.jpe`, `.jfif`, `.png`, `.webp` or
-///   `.gif` (any case), or when its first bytes are a PNG, JPEG, WebP or GIF signature (an image
-///   without an extension).
+/// - A file is an image when its name ends in `.jpg`, `.jpeg`, `.jpe`, `.jfif`, `.png`, `.webp`,
+///   `.gif`, `.heic`, `.heif`, `.hif` or `.avif` (any case), or when its first bytes are a PNG,
+///   JPEG, WebP, GIF or HEIF signature (an image without an extension).
 ///   A file named as an image is listed even if it is damaged or unreadable, so the caller reports
-///   it; any other file (sidecars, text, WebP) is left out without a word.
+///   it; any other file (sidecars, text) is left out without a word.
 /// - Names starting with a dot (hidden files and folders, temporary files being written) are left out.
 /// - Only regular files are listed: a FIFO, socket or device is never opened. A symbolic link to a
 ///   regular file is listed under the link's path; a symbolic link to a folder is not followed
@@ -35,9 +35,10 @@ public enum ImageFolder {
     case unreadable(folder: String, reason: String)
   }
 
-  /// The file name extensions taken as PNG, JPEG, WebP or GIF without reading the file (lower case,
-  /// no dot).
-  public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif"]
+  /// The file name extensions taken as images without reading the file (lower case, no dot).
+  public static let imageExtensions: Set<String> = [
+    "jpg", "jpeg", "jpe", "jfif", "png", "webp", "gif", "heic", "heif", "hif", "avif",
+  ]
 
   /// Walks a folder.
   /// - Parameters:

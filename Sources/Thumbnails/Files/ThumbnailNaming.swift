@@ -16,7 +16,7 @@ public import ImageCodecs
 /// `<entry>.thumb-<W>[x<H>][-cover].<ext>` as a thumbnail whatever the extension.) Other settings
 /// (quality, filter, orientation, upscaling, colour space) do not change the name; they are recorded
 /// inside the file (see ``ThumbnailStamp``), and a thumbnail made with other settings is rebuilt in
-/// place.
+/// place. A ``ThumbnailOptions/nameTemplate`` replaces the name (``ThumbnailNameTemplate``).
 public enum ThumbnailNaming {
   /// The thumbnail path next to a source.
   /// - Parameters:
@@ -44,13 +44,54 @@ public enum ThumbnailNaming {
   public static func path(forSource source: String, options: ThumbnailOptions, format: ImageFormat)
     throws(ThumbnailError) -> String
   {
+    let name = source.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? source
+    if let template = options.nameTemplate {
+      let made = template.name(forSourceNamed: name, sizeLabel: sizeLabel(options.size, fit: options.fit))
+      if template.isAbsolute { return made }
+      if let directory = options.outputDirectory { return try directory.folder(forSource: source) + "/" + made }
+      guard let slash = source.lastIndex(of: "/") else { return made }
+      return String(source[...slash]) + made
+    }
     guard let directory = options.outputDirectory else {
       return path(forSource: source, size: options.size, fit: options.fit, format: format)
     }
-    let name = source.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? source
     return path(
       forSource: try directory.folder(forSource: source) + "/" + name, size: options.size, fit: options.fit,
       format: format)
+  }
+
+  /// The first two sources whose thumbnails these options would write to one file (compared by
+  /// real folders), or a source that would be its own thumbnail: the pairs a run refuses before
+  /// any work. Only a ``ThumbnailOptions/nameTemplate`` can give them (today's names keep the
+  /// source's whole name).
+  /// - Parameters:
+  ///   - sources: The source files.
+  ///   - options: The options; every size in `sizes` is tried.
+  ///   - sizes: The sizes written for each source (``ThumbnailOptions/size`` when empty).
+  /// - Returns: The two sources (the same twice when a source is its own thumbnail) and the
+  ///   thumbnail's path, or `nil`.
+  public static func firstCollision(
+    among sources: [String], options: ThumbnailOptions, sizes: [ThumbnailSize] = []
+  ) -> (first: String, second: String, thumbnail: String)? {
+    guard options.nameTemplate != nil else { return nil }
+    let format = options.format.resolved(hasAlpha: false).format
+    var taken: [[String]: String] = [:]
+    for source in sources {
+      taken[ThumbnailDirectory.components(ofFile: source)] = source
+    }
+    var written: [[String]: String] = [:]
+    for source in sources {
+      for size in sizes.isEmpty ? [options.size] : sizes {
+        var sized = options
+        sized.size = size
+        guard let target = try? path(forSource: source, options: sized, format: format) else { continue }
+        let key = ThumbnailDirectory.components(ofFile: target)
+        if let owner = taken[key] { return (owner, source, target) }
+        if let other = written[key], other != source || sizes.count > 1 { return (other, source, target) }
+        written[key] = source
+      }
+    }
+    return nil
   }
 
   /// `256`, `256x`, `x256`, `320x200` or `320x200-cover`.

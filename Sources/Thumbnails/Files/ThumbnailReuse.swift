@@ -28,9 +28,15 @@ struct ThumbnailReuse {
       guard let existing = FileStatus.of(candidate), existing.isNotOlder(than: status),
         let stamp = ThumbnailStamp.read(fromFileAt: candidate), stamp.key == key(for: encoder)
       else { continue }
-      return ThumbnailResult(
+      var result = ThumbnailResult(
         source: source, path: candidate, width: stamp.width, height: stamp.height, format: encoder.format,
         reused: true)
+      if options.makesThumbHash {
+        // Its hash from its own small file; one that does not decode is made again.
+        guard let pixels = try? ImageDecoder.decode(contentsOf: candidate) else { continue }
+        result.thumbHash = ThumbHash(image: pixels)
+      }
+      return result
     }
     return nil
   }

@@ -14,7 +14,9 @@ public import ImageCodecs
 /// (on one line). Everything before `out=` is the key: a thumbnail is reused only when the key
 /// equals the one the current source and options give. `format=` is the encoder's
 /// ``/ImageCodecs/ImageEncoding/settingsLabel`` and `color=` the ``ThumbnailColorSpace``, so another
-/// format, quality or colour choice rebuilds the thumbnail. The source's size and modification time
+/// format, quality or colour choice rebuilds the thumbnail; ` meta=exif` ends the key of a thumbnail
+/// that keeps the source's Exif (``ThumbnailOptions/keepsExif``), then ` bg=#rrggbb` for a
+/// ``ThumbnailOptions/background`` other than white. The source's size and modification time
 /// are part of it, so a replaced original is noticed even when its new timestamp is older.
 public struct ThumbnailStamp: Sendable, Equatable {
   /// The version tag that starts every stamp.
@@ -71,6 +73,11 @@ public struct ThumbnailStamp: Sendable, Equatable {
     return metadata.texts.contains { keywords.contains($0.keyword) && ThumbnailStamp(text: $0.text) != nil }
   }
 
+  /// The source name a key records (`source=`, as escaped there).
+  static func sourceName(inKey key: String) -> String? {
+    key.split(separator: " ").first { $0.hasPrefix("source=") }.map { String($0.dropFirst(7)) }
+  }
+
   /// Reads a stamp back from its text.
   /// - Parameter text: A stamp's text.
   /// - Returns: `nil` when the text is not a stamp of this version.
@@ -109,5 +116,7 @@ public struct ThumbnailStamp: Sendable, Equatable {
       + " size=\(options.size) fit=\(options.fit.rawValue)"
       + " upscale=\(options.allowsUpscaling ? 1 : 0) rotate=\(options.appliesOrientation ? 1 : 0)"
       + " filter=\(options.filter.rawValue) format=\(formatText) color=\(options.colorSpace.rawValue)"
+      + (options.keepsExif ? " meta=exif" : "")
+      + (options.background == .white ? "" : " bg=\(options.background)")
   }
 }

@@ -19,15 +19,28 @@ enum ThumbnailWriter {
   ///   - createsFolders: Create the missing folders of `path`.
   ///   - replacesUnstampedFiles: With a stamp: replace a file at `path` that carries none (or a
   ///     link there); without it such a file is refused.
+  ///   - exif: An Exif block to splice into the file (``ThumbnailExif``), if any.
+  ///   - templated: The name comes from a template: a stamped file there made from a source of
+  ///     another name is refused too (unless `replacesUnstampedFiles`), so two sources that one
+  ///     template names alike never take turns replacing each other's thumbnail.
   /// - Throws: ``ThumbnailError/encode(_:)``, ``ThumbnailError/write(_:)`` or
   ///   ``ThumbnailError/occupied(path:by:)``, with the path.
   static func write(
     _ image: Image, as encoder: any ImageEncoding, stamp: ThumbnailStamp?, to path: String,
-    flushesToDisk: Bool, createsFolders: Bool = false, replacesUnstampedFiles: Bool = false
+    flushesToDisk: Bool, createsFolders: Bool = false, replacesUnstampedFiles: Bool = false, exif: [UInt8]? = nil,
+    templated: Bool = false
   ) throws(ThumbnailError) {
     if stamp != nil { try checkOccupant(of: path, replacingUnstamped: replacesUnstampedFiles) }
-    let bytes: [UInt8]
-    do { bytes = try ImageEncoder.encode(image, as: encoder, comment: stamp?.text) } catch {
+    if let stamp, templated, !replacesUnstampedFiles, let existing = ThumbnailStamp.read(fromFileAt: path),
+      let theirs = ThumbnailStamp.sourceName(inKey: existing.key), theirs != ThumbnailStamp.sourceName(inKey: stamp.key)
+    {
+      throw .occupied(path: path, by: .anotherSourcesThumbnail(theirs))
+    }
+    var bytes: [UInt8]
+    do {
+      bytes = try ImageEncoder.encode(image, as: encoder, comment: stamp?.text)
+      if let exif { bytes = ThumbnailExif.insert(exif, into: bytes, format: encoder.format) }
+    } catch {
       var located = error
       located.path = path
       throw .encode(located)

@@ -28,6 +28,9 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
     case unstampedFile
     /// A symbolic link (whatever it points to).
     case symbolicLink
+    /// With a ``ThumbnailOptions/nameTemplate``: the thumbnail of another source, named in its
+    /// stamp (`a.jpg`'s `tn_a.jpg` met by `a.png`), which the template gives the same name.
+    case anotherSourcesThumbnail(String)
   }
 
   /// The file the error concerns, when known.
@@ -54,6 +57,8 @@ public enum ThumbnailError: Error, Sendable, Equatable, CustomStringConvertible 
       "\(path) holds a file imgfetch did not make (it carries no thumbnail stamp); left as it is (--overwrite replaces it)"
     case .occupied(let path, .symbolicLink):
       "\(path) holds a symbolic link, not a thumbnail imgfetch made; left as it is (--overwrite replaces it)"
+    case .occupied(let path, .anotherSourcesThumbnail(let source)):
+      "\(path) holds the thumbnail of another source, \(source), which the name template gives the same name; left as it is (--overwrite replaces it)"
     case .invalidOptions(let message): "invalid thumbnail options: \(message)"
     }
   }

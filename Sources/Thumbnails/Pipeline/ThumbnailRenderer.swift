@@ -8,12 +8,14 @@ enum ThumbnailRenderer {
   ///   - decoded: The image as decoded with `plan.jpegScale` (8-bit).
   ///   - plan: The plan the decode followed.
   ///   - filter: The final filter.
-  ///   - flatten: Composite alpha over white and drop it (for JPEG output).
+  ///   - flatten: Composite alpha over `background` and drop it (for JPEG output).
+  ///   - background: White by default.
   /// - Returns: The thumbnail, upright when the plan applies the orientation, orientation `.up`.
   /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when a buffer cannot be allocated.
-  static func render(_ decoded: Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool)
-    throws(DecodeError) -> Image
-  {
+  static func render(
+    _ decoded: Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool,
+    background: ThumbnailBackground = .white
+  ) throws(DecodeError) -> Image {
     let (h, v) = (plan.horizontal, plan.vertical)
     let boxed: Image
     if h.boxFactor > 1 || v.boxFactor > 1 {
@@ -22,7 +24,7 @@ enum ThumbnailRenderer {
     } else {
       boxed = try PremultipliedAlpha.premultiplied(decoded)
     }
-    return try finish(boxed, plan: plan, filter: filter, flatten: flatten)
+    return try finish(boxed, plan: plan, filter: filter, flatten: flatten, background: background)
   }
 
   /// Finishes a thumbnail from its box-shrunk (or, without a box shrink, merely premultiplied)
@@ -33,12 +35,14 @@ enum ThumbnailRenderer {
   ///   - boxed: The premultiplied image after the plan's box shrink.
   ///   - plan: The plan.
   ///   - filter: The final filter.
-  ///   - flatten: Composite alpha over white and drop it (for JPEG output).
+  ///   - flatten: Composite alpha over `background` and drop it (for JPEG output).
+  ///   - background: White by default.
   /// - Returns: The thumbnail, upright when the plan applies the orientation, orientation `.up`.
   /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when a buffer cannot be allocated.
-  static func finish(_ boxed: consuming Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool)
-    throws(DecodeError) -> Image
-  {
+  static func finish(
+    _ boxed: consuming Image, plan: ThumbnailPlan, filter: ResampleFilter, flatten: Bool,
+    background: ThumbnailBackground = .white
+  ) throws(DecodeError) -> Image {
     let (h, v) = (plan.horizontal, plan.vertical)
     var working = boxed  // the only reference: unpremultiplying in place copies nothing
     working.orientation = .up
@@ -52,7 +56,7 @@ enum ThumbnailRenderer {
         working = try SeparableResampler.resample(
           working, horizontal: horizontal, vertical: vertical, unpremultiplying: false)
       }
-      working = try PremultipliedAlpha.flattenedOverWhite(working)
+      working = try PremultipliedAlpha.flattened(working, over: background)
     } else if unchanged {
       try PremultipliedAlpha.unpremultiply(&working)
     } else {

@@ -17,6 +17,10 @@ public struct ThumbnailResult: Sendable, Equatable {
   /// Why the source's colour profile was not used, when it was not (one line for the user, such as
   /// `ICC profile ignored: truncated (1000 of 3144 bytes)`); `nil` otherwise and for a reused file.
   public var colorNote: String?
+  /// The thumbnail's ``ThumbHash``, a placeholder an app shows while the thumbnail loads, when
+  /// ``ThumbnailOptions/makesThumbHash`` is set: of the pixels in the file (alpha already
+  /// flattened in a JPEG); `nil` otherwise.
+  public var thumbHash: ThumbHash?
 
   /// Creates a result.
   /// - Parameters:

@@ -133,7 +133,8 @@ public final class ThumbnailStream {
     }
     let flatten = flattensAlphaForJPEG && !format.storesAlpha
     do {
-      var thumbnail = try ThumbnailRenderer.finish(shrunk, plan: plan, filter: options.filter, flatten: flatten)
+      var thumbnail = try ThumbnailRenderer.finish(
+        shrunk, plan: plan, filter: options.filter, flatten: flatten, background: options.background)
       try options.colorSpace.apply(to: &thumbnail, pixels: decoder.outputColorSpace ?? .sRGB)
       return thumbnail
     } catch {

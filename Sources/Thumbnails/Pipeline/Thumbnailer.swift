@@ -41,7 +41,7 @@ public struct Thumbnailer: Sendable {
   }
 
   /// The thumbnail of an image in memory as pixels.
-  /// - Parameter bytes: A PNG, JPEG or WebP file's bytes.
+  /// - Parameter bytes: A PNG, JPEG, WebP, GIF, HEIC or AVIF file's bytes.
   /// - Returns: The thumbnail (8-bit, upright unless orientation is off, alpha kept).
   /// - Throws: ``ThumbnailError/decode(_:)`` when the bytes are not a complete, valid image.
   public func image(from bytes: some ContiguousBytes) throws(ThumbnailError) -> Image {
@@ -50,7 +50,7 @@ public struct Thumbnailer: Sendable {
 
   /// Encodes the thumbnail of an image in memory and writes it atomically to `path`.
   /// - Parameters:
-  ///   - bytes: A PNG, JPEG or WebP file's bytes.
+  ///   - bytes: A PNG, JPEG, WebP, GIF, HEIC or AVIF file's bytes.
   ///   - path: The destination file; its directory must exist.
   /// - Returns: What was written (`source` is `nil`, `reused` is `false`).
   /// - Throws: ``ThumbnailError/decode(_:)`` for an invalid source (nothing is written),
@@ -67,6 +67,7 @@ public struct Thumbnailer: Sendable {
       source: nil, path: path, width: rendered.image.width, height: rendered.image.height,
       format: rendered.format.format, reused: false)
     result.colorNote = rendered.image.colorSpace.ignoredProfile
+    result.thumbHash = thumbHash(of: rendered.image)
     return result
   }
 
@@ -95,16 +96,19 @@ public struct Thumbnailer: Sendable {
     if !options.remakesCurrentThumbnails, let existing = try reuse.existingThumbnail() { return existing }
     let rendered = try render(FileSource(file: path, limits: options.limits), flattenAlpha: nil)
     let format = rendered.format
-    let target = try ThumbnailNaming.path(forSource: path, options: options, format: format.format)
+    let target = try target(forSource: path, format: format.format)
     let stamp = ThumbnailStamp(
       key: reuse.key(for: format), width: rendered.image.width, height: rendered.image.height)
     try ThumbnailWriter.write(
       rendered.image, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
-      createsFolders: options.outputDirectory != nil, replacesUnstampedFiles: options.replacesUnstampedFiles)
+      createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles,
+      exif: keptExif(ofFileAt: path),
+      templated: options.nameTemplate != nil)
     var result = ThumbnailResult(
       source: path, path: target, width: rendered.image.width, height: rendered.image.height,
       format: format.format, reused: false)
     result.colorNote = rendered.image.colorSpace.ignoredProfile
+    result.thumbHash = thumbHash(of: rendered.image)
     return result
   }
 
@@ -133,20 +137,26 @@ public struct Thumbnailer: Sendable {
     let format = options.format.resolved(hasAlpha: image.hasAlpha)
     var pixels = image
     if image.hasAlpha && !format.storesAlpha {
-      do { pixels = try PremultipliedAlpha.flattenedOverWhite(try PremultipliedAlpha.premultiplied(image)) } catch {
+      do {
+        pixels = try PremultipliedAlpha.flattened(
+          try PremultipliedAlpha.premultiplied(image), over: options.background)
+      } catch {
         throw .outOfMemory(DecodeError(kind: error.kind, format: nil, message: error.message, path: path))
       }
       pixels.colorSpace = image.colorSpace
     }
     let reuse = ThumbnailReuse(source: path, status: status, options: options)
-    let target = try ThumbnailNaming.path(forSource: path, options: options, format: format.format)
+    let target = try target(forSource: path, format: format.format)
     let stamp = ThumbnailStamp(key: reuse.key(for: format), width: pixels.width, height: pixels.height)
     try ThumbnailWriter.write(
       pixels, as: format, stamp: stamp, to: target, flushesToDisk: options.flushesToDisk,
-      createsFolders: options.outputDirectory != nil, replacesUnstampedFiles: options.replacesUnstampedFiles)
+      createsFolders: createsFolders, replacesUnstampedFiles: options.replacesUnstampedFiles,
+      exif: keptExif(ofFileAt: path),
+      templated: options.nameTemplate != nil)
     var result = ThumbnailResult(
       source: path, path: target, width: pixels.width, height: pixels.height, format: format.format, reused: false)
     result.colorNote = image.colorSpace.ignoredProfile
+    result.thumbHash = thumbHash(of: pixels)
     return result
   }
 
@@ -181,7 +191,8 @@ public struct Thumbnailer: Sendable {
       }
       let flatten = flattenAlpha ?? !format.storesAlpha
       do {
-        var image = try ThumbnailRenderer.render(decoded, plan: plan, filter: options.filter, flatten: flatten)
+        var image = try ThumbnailRenderer.render(
+          decoded, plan: plan, filter: options.filter, flatten: flatten, background: options.background)
         try options.colorSpace.apply(to: &image, pixels: decoded.colorSpace)
         return (image, format)
       } catch {
@@ -221,10 +232,44 @@ public struct Thumbnailer: Sendable {
     }
   }
 
+  /// The ThumbHash of the pixels written, when the options ask for one.
+  func thumbHash(of written: Image) -> ThumbHash? { options.makesThumbHash ? ThumbHash(image: written) : nil }
+
   func validate() throws(ThumbnailError) {
     guard options.size.isValid else {
       throw .invalidOptions("size \(options.size) is outside 1...\(ThumbnailSize.maximumSide)")
     }
+    if let template = options.nameTemplate {
+      guard options.format.choice == template.format else {
+        throw .invalidOptions(
+          "the name template \(template) is \(template.format.rawValue), the format \(options.format.choice.rawValue)")
+      }
+      if template.isAbsolute && options.outputDirectory != nil {
+        throw .invalidOptions("the name template \(template) is absolute; with an output folder it must be relative")
+      }
+    }
+  }
+
+  /// The source's Exif block to keep (``ThumbnailOptions/keepsExif``), upright when the
+  /// orientation was applied; `nil` when not kept or the source has none.
+  func keptExif(ofFileAt path: String) -> [UInt8]? {
+    guard options.keepsExif, let exif = ThumbnailExif.read(fromFileAt: path) else { return nil }
+    return options.appliesOrientation ? ThumbnailExif.upright(exif) : exif
+  }
+
+  /// Whether writing a thumbnail may create folders: under an output folder, or a template's.
+  var createsFolders: Bool { options.outputDirectory != nil || options.nameTemplate?.text.contains("/") == true }
+
+  /// The thumbnail's path for a source, refused when it is the source itself (a template such as
+  /// `%s.jpg` met with `photo.jpg`).
+  func target(forSource path: String, format: ImageFormat) throws(ThumbnailError) -> String {
+    let target = try ThumbnailNaming.path(forSource: path, options: options, format: format)
+    if options.nameTemplate != nil,
+      ThumbnailDirectory.components(ofFile: target) == ThumbnailDirectory.components(ofFile: path)
+    {
+      throw .invalidOptions("the name template \(options.nameTemplate!) makes \(path) its own thumbnail")
+    }
+    return target
   }
 
   /// Runs a decoder step, wrapping its error.

@@ -34,6 +34,12 @@ public struct ThumbnailFormat: Sendable, Hashable {
   public var webpQuality: Int
   /// Whether WebP is lossless (`false` by default).
   public var webpLossless: Bool
+  /// Whether JPEG is written progressive (`false` by default: baseline), so a browser shows a
+  /// coarse whole image first (`imgfetch --progressive`).
+  public var jpegProgressive = false
+  /// Whether JPEG keeps chroma at full resolution, 4:4:4 (`false` by default: 4:2:0;
+  /// `imgfetch --chroma 444`).
+  public var jpegFullChroma = false
 
   /// Creates format settings.
   /// - Parameters:
@@ -101,6 +107,10 @@ public struct ThumbnailFormat: Sendable, Hashable {
     Choice.allCases.filter { $0 != .automatic }.map { ThumbnailFormat(choice: $0).resolved(hasAlpha: false).format.fileExtension }
   }
 
-  private var jpeg: JPEGEncoder { JPEGEncoder(quality: jpegQuality) }
+  private var jpeg: JPEGEncoder {
+    var encoder = JPEGEncoder(quality: jpegQuality, progressive: jpegProgressive)
+    encoder.keepsFullChroma = jpegFullChroma
+    return encoder
+  }
   private var png: PNGEncoder { PNGEncoder(compressionLevel: pngCompressionLevel) }
 }

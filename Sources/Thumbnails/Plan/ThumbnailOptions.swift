@@ -34,6 +34,18 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// Where thumbnail files go: next to their originals (`nil`, the default), or under a folder that
   /// mirrors the source tree (see ``ThumbnailDirectory``).
   public var outputDirectory: ThumbnailDirectory?
+  /// The thumbnail's file name, from a template such as `tn_%s.jpg` (`imgfetch --output`), instead
+  /// of ``ThumbnailNaming``'s `<name>.thumb-<size>.<ext>` (`nil`, the default). ``format``'s choice
+  /// must be the template's ``ThumbnailNameTemplate/format``.
+  public var nameTemplate: ThumbnailNameTemplate?
+  /// Whether the source's Exif block is kept in the thumbnail (`imgfetch --keep-metadata`), its
+  /// orientation tag set to 1 when the orientation is applied. Off by default: a thumbnail
+  /// carries no Exif, so no GPS position, camera or date leaves with it (only the stamp and, when
+  /// not sRGB, the colour profile). Recorded in the stamp. See ``ThumbnailExif``.
+  public var keepsExif = false
+  /// The colour alpha is composited over in a JPEG thumbnail (`imgfetch --background`); white by
+  /// default. Recorded in the stamp when it is not white.
+  public var background = ThumbnailBackground.white
   /// Whether a file at a thumbnail's name that imgfetch did not make (one without a
   /// ``ThumbnailStamp``, or a symbolic link) is replaced. Off by default: such a file is someone's,
   /// and the thumbnail fails with ``ThumbnailError/occupied(path:by:)`` instead (`imgfetch
@@ -42,6 +54,11 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// Whether an up-to-date thumbnail is made again instead of being reused (`imgfetch --force`):
   /// after a change imgfetch cannot see in the stamp, such as a new libjpeg. Off by default.
   public var remakesCurrentThumbnails = false
+  /// Whether each result carries the thumbnail's ``ThumbHash`` (``ThumbnailResult/thumbHash``;
+  /// `imgfetch --placeholder thumbhash`). Off by default. Computed from the pixels written to the
+  /// thumbnail file (no second decode of the source); for a reused thumbnail, from a decode of
+  /// that small file. Not recorded in the stamp: it changes nothing in the file.
+  public var makesThumbHash = false
 
   /// Creates options.
   /// - Parameters:

@@ -69,6 +69,17 @@ public struct ThumbnailPlan: Sendable, Equatable {
     sourceWidth: Int, sourceHeight: Int, orientation: ExifOrientation, format: ImageFormat,
     options: ThumbnailOptions, shrinksOnLoad: Bool? = nil
   ) {
+    self.init(
+      sourceWidth: sourceWidth, sourceHeight: sourceHeight, orientation: orientation, format: format,
+      options: options, shrinksOnLoad: shrinksOnLoad, decodedAt: nil)
+  }
+
+  /// Plans a thumbnail; with `decodedAt`, from a decode at that scale rather than the one the
+  /// plan would choose (several sizes made from one decode: ``Thumbnailer/makeThumbnails(forFileAt:sizes:)``).
+  init(
+    sourceWidth: Int, sourceHeight: Int, orientation: ExifOrientation, format: ImageFormat,
+    options: ThumbnailOptions, shrinksOnLoad: Bool?, decodedAt forced: JPEGScale?
+  ) {
     let sourceWidth = max(1, sourceWidth)
     let sourceHeight = max(1, sourceHeight)
     let applied = options.appliesOrientation ? orientation : .up
@@ -87,6 +98,7 @@ public struct ThumbnailPlan: Sendable, Equatable {
         break
       }
     }
+    if let forced { eighths = forced.eighths }
     jpegScale = JPEGScale(eighths: eighths)
     horizontal = Self.axis(source: sourceWidth, eighths: eighths, scaled: scaled.0, kept: kept.0)
     vertical = Self.axis(source: sourceHeight, eighths: eighths, scaled: scaled.1, kept: kept.1)

@@ -63,6 +63,41 @@ enum PremultipliedAlpha {
     }
   }
 
+  /// Composites premultiplied pixels over a colour and drops alpha: `c + (255 - a) * b / 255`
+  /// (over white, ``flattenedOverWhite(_:)``'s very pixels).
+  /// - Parameters:
+  ///   - image: gray+alpha or RGBA, 8-bit, premultiplied.
+  ///   - background: The colour.
+  /// - Returns: rgb8 (gray8 for gray over white); `image` itself when it has no alpha.
+  /// - Throws: ``/ImageCodecs/DecodeError/Kind/outOfMemory`` when the result cannot be allocated.
+  static func flattened(_ image: Image, over background: ThumbnailBackground) throws(DecodeError) -> Image {
+    guard background != .white else { return try flattenedOverWhite(image) }
+    guard image.hasAlpha else { return image }
+    let channels = image.pixelFormat.channelCount
+    let colour = [Int(background.red), Int(background.green), Int(background.blue)]
+    // A gray image over a colour is a colour image.
+    var result = try Image(width: image.width, height: image.height, pixelFormat: .rgb8)
+    let (inStride, outStride) = (image.bytesPerRow, result.bytesPerRow)
+    try image.withUnsafeBytes { (inBytes) throws(DecodeError) in
+      try result.withUnsafeMutableBytes { outBytes in
+        for y in 0..<image.height {
+          var source = inBytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * inStride
+          var target = outBytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * outStride
+          for _ in 0..<image.width {
+            let clear = 255 - Int(source[channels - 1])
+            for c in 0..<3 {
+              let level = Int(source[channels == 2 ? 0 : c])
+              target[c] = UInt8(min(255, level + (clear * colour[c] + 127) / 255))
+            }
+            source += channels
+            target += 3
+          }
+        }
+      }
+    }
+    return result
+  }
+
   /// Composites premultiplied pixels over white and drops alpha: `c + 255 - a`.
   /// - Parameter image: gray+alpha or RGBA, 8-bit, premultiplied.
   /// - Returns: gray8 or rgb8; `image` itself when it has no alpha.

@@ -72,6 +72,12 @@ void imc_profile_inspect(const uint8_t *icc, size_t length, size_t max_bytes, in
  * a malloc'd profile in *out (free with imc_lcms_free) and its length, or 0 on failure. */
 size_t imc_profile_from_gamma(int32_t model, double file_gamma, const double *chromaticities, uint8_t **out);
 
+/* An RGB profile for a HEIF's nclx box: the primaries (white x, y, then red, green and blue x, y;
+ * NULL: sRGB's) and the curve of its ITU-T H.273 transfer characteristic (BT.709's, sRGB's, gamma
+ * 2.2 or 2.8, linear; PQ and HLG mapped to SDR, imc_transfer.c). Returns its length and a malloc'd
+ * copy in *out (free with imc_lcms_free), or 0 when lcms2 cannot make it. */
+size_t imc_profile_from_nclx(int32_t transfer, const double *chromaticities, uint8_t **out);
+
 /* Frees memory this adapter returned. NULL is allowed. */
 void imc_lcms_free(void *memory);
 
