@@ -26,8 +26,9 @@ int32_t imc_sniff(const uint8_t *data, size_t length) {
   if (length >= 2 && data[0] == 0xff && data[1] == 0xd8) return IMC_FORMAT_JPEG;
   /* RIFF, the container's size, WEBP. */
   if (length >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) return IMC_FORMAT_WEBP;
-  /* HEIF: an ISO base media file whose first box is `ftyp` with an image brand. */
-  if (length >= 12) return imc_heif_brand_format(data + 8);
+  /* HEIF: an ISO base media file whose first box is `ftyp` with an image brand, and a small box (its
+   * size's first byte 0, as imc_format_possible asks of a prefix: one verdict on every path). */
+  if (length >= 12 && data[0] == 0) return imc_heif_brand_format(data + 8);
   return IMC_FORMAT_UNKNOWN;
 }
 
