@@ -28,8 +28,9 @@ int32_t imc_sniff(const uint8_t *data, size_t length) {
   if (length >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) return IMC_FORMAT_WEBP;
   /* GIF: "GIF87a" or "GIF89a" (giflib checks "GIF" and reads the version as given). */
   if (length >= 6 && (memcmp(data, "GIF87a", 6) == 0 || memcmp(data, "GIF89a", 6) == 0)) return IMC_FORMAT_GIF;
-  /* HEIF: an ISO base media file whose first box is `ftyp` with an image brand. */
-  if (length >= 12) return imc_heif_brand_format(data + 8);
+  /* HEIF: an ISO base media file whose first box is `ftyp` with an image brand, and a small box (its
+   * size's first byte 0, as imc_format_possible asks of a prefix: one verdict on every path). */
+  if (length >= 12 && data[0] == 0) return imc_heif_brand_format(data + 8);
   return IMC_FORMAT_UNKNOWN;
 }
 
