@@ -48,14 +48,16 @@ import Testing
   }
 
   /// The idle timeout is the client's own, to the millisecond (libcurl's low-speed limit counts whole
-  /// seconds): a REST answer that waits a minute fails as a timeout of 0.3 s, long before it.
+  /// seconds): a REST answer that waits ten minutes fails as a timeout of 0.3 s, long before it.
+  /// (The bound is loose: on a loaded machine the test's task may wait tens of seconds for a
+  /// cooperative thread after the timeout fired; the error's kind and message say which clock did.)
   @Test func anIdleTimeoutBelowASecondIsKept() async throws {
     let fixture = try await server()
-    try await fixture.inject([["target": "classes/Photo/Ed1nuqPvcm", "kind": "delay", "seconds": 60]])
+    try await fixture.inject([["target": "classes/Photo/Ed1nuqPvcm", "kind": "delay", "seconds": 600]])
     let client = ParseClient(configuration: fixture.configuration(), retryPolicy: .none, timeout: 0.3)
     let start = ContinuousClock.now
     let error = await #expect(throws: ParseError.self) { try await client.file(of: photo, column: "MainImage") }
-    #expect(ContinuousClock.now - start < .seconds(30), "before the answer, however loaded the machine")
+    #expect(ContinuousClock.now - start < .seconds(300), "before the answer, however loaded the machine")
     guard case .connection(_, let failure)? = error else {
       Issue.record("got \(String(describing: error))")
       return
