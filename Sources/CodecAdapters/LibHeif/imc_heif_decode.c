@@ -261,6 +261,13 @@ static void convert_rows(const heif_state *state, const uint8_t *in, size_t in_s
   const uint32_t out_max = out_wide ? 65535u : 255u;
   const int gray = layout == IMC_LAYOUT_GRAY8; /* the layouts layout_for chooses */
   const int out_alpha = layout == IMC_LAYOUT_RGBA8 || layout == IMC_LAYOUT_RGBA16;
+  if (!wide && !out_wide && !gray && out_alpha == state->alpha) {
+    /* The common case, 8-bit RGB(A) into the same layout: the rows as they are (a sixth of a 20 MP
+     * AVIF thumbnail's time went to the loop below). */
+    for (uint32_t y = 0; y < height; y++)
+      memcpy(out + (size_t)y * out_stride, in + (size_t)y * in_stride, (size_t)width * (size_t)in_channels);
+    return;
+  }
   for (uint32_t y = 0; y < height; y++) {
     const uint8_t *row = in + (size_t)y * in_stride;
     uint8_t *to8 = out + (size_t)y * out_stride;
