@@ -124,8 +124,8 @@ public struct DecodeLimits: Sendable, Equatable {
   /// also the largest ICC profile kept from a WebP file.
   public var maxChunkBytes: Int
   /// Largest accepted number of frames in an animation (WebP, GIF), counted from the file's chunks
-  /// (a GIF's image descriptors) before any frame is decoded. Each frame is also held to the pixel limits (an animation's
-  /// canvas is).
+  /// (a GIF's image descriptors) before any frame is decoded. Each frame is also held to the pixel
+  /// limits (an animation's canvas is).
   public var maxFrames: Int
 
   /// Creates limits.

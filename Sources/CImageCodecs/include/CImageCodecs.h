@@ -3,8 +3,8 @@
  * Swift's ImageCodecs sees plain structs, status codes and byte buffers through this header: it
  * allocates the pixel buffer, C fills it. Behind it: pull decoding (a whole file or memory range)
  * and push decoding (bytes as they arrive), each over the format table of imc_formats.c, whose
- * adapters keep every libpng, libjpeg, libwebp and giflib session, every setjmp/longjmp and every library
- * callback.
+ * adapters keep every libpng, libjpeg, libwebp, giflib and libheif session, every setjmp/longjmp
+ * and every library callback.
  * Nothing here prints, exits or aborts. All symbols carry the `imc_` prefix.
  */
 #ifndef IMC_CODECS_H

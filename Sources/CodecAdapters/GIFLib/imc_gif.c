@@ -99,17 +99,4 @@ static int32_t gif_stream_begin(imc_decoder *decoder, imc_status *status) {
   return imc_whole_stream_begin(decoder, &gif_whole, status);
 }
 
-const imc_format_ops imc_gif_format = {
-    .format = IMC_FORMAT_GIF,
-    .open = gif_open,
-    .read = imc_whole_read,
-    .validate = imc_whole_validate,
-    .close = imc_whole_close,
-    .stream_begin = gif_stream_begin,
-    .stream_scan = NULL,
-    .stream_pump = imc_whole_stream_pump,
-    .stream_start = imc_whole_stream_start,
-    .stream_done = imc_whole_stream_done,
-    .stream_header_ready = imc_whole_stream_header_ready,
-    .last_bytes_end_input = 1,
-};
+const imc_format_ops imc_gif_format = IMC_WHOLE_FORMAT_OPS(IMC_FORMAT_GIF, gif_open, gif_stream_begin);

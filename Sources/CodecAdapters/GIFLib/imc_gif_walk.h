@@ -49,7 +49,7 @@ typedef struct {
  * first) with a one-line reason. Releases what it allocated, except walk->line (free it). */
 int32_t imc_gif_walk_file(imc_gif_walk *walk, const uint8_t *data, size_t length, imc_status *status);
 
-/* The first frame's colours from its palette (NULL: none), transparent index and the output layout. */
+/* The first frame's colours (frame->colors) from its palette (NULL: none) and its transparent index. */
 void imc_gif_frame_colors(imc_gif_frame *frame, const ColorMapObject *palette);
 
 /* Writes line `row` of the first frame (its palette indices) into the image. */

@@ -325,14 +325,5 @@ static int32_t avif_begin(imc_decoder *decoder, imc_status *status) {
   return imc_whole_stream_begin(decoder, &avif_whole, status);
 }
 
-#define IMC_HEIF_OPS(code, open_function, begin_function)                                                  \
-  {                                                                                                      \
-    .format = code, .open = open_function, .read = imc_whole_read, .validate = imc_whole_validate,       \
-    .close = imc_whole_close, .stream_begin = begin_function, .stream_scan = NULL,                        \
-    .stream_pump = imc_whole_stream_pump, .stream_start = imc_whole_stream_start,                         \
-    .stream_done = imc_whole_stream_done, .stream_header_ready = imc_whole_stream_header_ready,           \
-    .last_bytes_end_input = 1,                                                                            \
-  }
-
-const imc_format_ops imc_heic_format = IMC_HEIF_OPS(IMC_FORMAT_HEIC, heic_open, heic_begin);
-const imc_format_ops imc_avif_format = IMC_HEIF_OPS(IMC_FORMAT_AVIF, avif_open, avif_begin);
+const imc_format_ops imc_heic_format = IMC_WHOLE_FORMAT_OPS(IMC_FORMAT_HEIC, heic_open, heic_begin);
+const imc_format_ops imc_avif_format = IMC_WHOLE_FORMAT_OPS(IMC_FORMAT_AVIF, avif_open, avif_begin);

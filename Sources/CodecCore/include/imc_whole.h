@@ -43,4 +43,15 @@ int32_t imc_whole_stream_start(imc_decoder *decoder, int32_t scale_eighths, imc_
 int imc_whole_stream_done(imc_decoder *decoder);
 int imc_whole_stream_header_ready(imc_decoder *decoder);
 
+/* A whole-file adapter's imc_format_ops: `code`, its open and stream_begin functions, the shared
+ * rest. */
+#define IMC_WHOLE_FORMAT_OPS(code, open_function, begin_function)                                          \
+  {                                                                                                      \
+    .format = code, .open = open_function, .read = imc_whole_read, .validate = imc_whole_validate,       \
+    .close = imc_whole_close, .stream_begin = begin_function, .stream_scan = NULL,                        \
+    .stream_pump = imc_whole_stream_pump, .stream_start = imc_whole_stream_start,                         \
+    .stream_done = imc_whole_stream_done, .stream_header_ready = imc_whole_stream_header_ready,           \
+    .last_bytes_end_input = 1,                                                                            \
+  }
+
 #endif
