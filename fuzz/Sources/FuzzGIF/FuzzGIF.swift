@@ -24,37 +24,13 @@ public func fuzzGIF(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let limits = DecodeLimits(maxPixels: 1 << 20, maxFrames: 64)
   let options = DecodeOptions(
     pixelFormat: formats[(control & 7) % 5], limits: limits, jpegScale: scales[(control >> 3) & 3])
-  let streaming = Streaming(
-    choice: [0, 2, 4, 6][(control >> 6) & 3], count: bytes.count,
-    seed: UInt32(truncatingIfNeeded: bytes.count &* 2_654_435_761), lastPiece: control & 0x20 != 0, readsFile: false)
-  let file = scratchFile(bytes, name: "fuzz-gif")
-
-  let memory = outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: options) }
-  func same(_ path: String, _ other: Outcome) {
-    precondition(other == memory, "\(path): \(other) != from memory \(memory)")
-  }
-  same("from a file", outcome { () throws(DecodeError) in try ImageDecoder.decode(contentsOf: file, options: options) })
-  same(
-    "streamed in \(streaming)",
-    outcome { () throws(DecodeError) in try stream(bytes, streaming, options: options, file: file) })
-  let validated = validation { () throws(DecodeError) in try ImageDecoder.validate(contentsOf: file, options: options) }
-  switch (memory, validated) {
-  case (.image, .header), (.error, .error):
-    precondition(memory.errorText == validated.errorText, "validated: \(validated) != \(memory)")
-  default: preconditionFailure("validated: \(validated), from memory: \(memory)")
-  }
+  let memory = requireOneOutcomeOnEveryPath(
+    bytes, options: options, streaming: Streaming(control: control, count: bytes.count), scratchName: "fuzz-gif")
   if options.jpegScale != .full {
     var full = options
     full.jpegScale = .full
-    same("at full size", outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: full) })
+    let whole = outcome { () throws(DecodeError) in try ImageDecoder.decode(bytes, options: full) }
+    precondition(whole == memory, "at \(options.jpegScale.eighths)/8: \(memory), full size: \(whole)")
   }
   return 0
-}
-
-extension Outcome {
-  /// The error's kind and message, or nil for an accepted input.
-  var errorText: String? {
-    if case .error(let text) = self { return text }
-    return nil
-  }
 }
