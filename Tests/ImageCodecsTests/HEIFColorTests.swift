@@ -46,4 +46,20 @@ import Testing
     let moved = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
     #expect(moved > 12, "\(name): the conversion changed no sample by more than \(moved)")
   }
+
+  /// An nclx box whose codes libheif refuses (FuzzHEIF's leak finding: libheif made the profile,
+  /// then refused it, and imgfetch did not free it) is no colour information: the image is
+  /// untagged sRGB, and decodes.
+  @Test func anNclxBoxLibheifRefusesIsNoColourInformation() throws {
+    var bytes = try [UInt8](
+      Data(contentsOf: Fixtures.root.appendingPathComponent(
+        "Fixtures/regressions/FuzzHEIF/heic-nclx-unknown-primaries-profile-leaked")))
+    // The HEIF the fuzz target makes of it: its first byte (the target's options) a box size's.
+    bytes[0] = 0
+    let header = try ImageDecoder.probe(bytes)
+    #expect(header.format == .heic && header.width == 16 && header.height == 16)
+    #expect(header.colorSpace.origin == .unspecified && header.colorSpace.isSRGB)
+    let image = try ImageDecoder.decode(bytes, options: DecodeOptions(colorSpace: .sRGB))
+    #expect(image.width == 16 && image.colorSpace == .sRGB)
+  }
 }

@@ -77,7 +77,12 @@ static int32_t read_color(imc_decoder *decoder, heif_state *state, imc_status *s
   }
   struct heif_color_profile_nclx *nclx = NULL;
   struct heif_error error = imc_heif.heif_image_handle_get_nclx_color_profile(handle, &nclx);
-  if (error.code != heif_error_Ok || !nclx) return IMC_OK; /* none: sRGB, as for any untagged image */
+  if (error.code != heif_error_Ok || !nclx) {
+    /* None, or codes libheif does not know (it made the profile before it refused them): sRGB, as
+     * for any untagged image. */
+    if (nclx) imc_heif.heif_nclx_color_profile_free(nclx);
+    return IMC_OK;
+  }
   color->nclx_primaries = (uint16_t)nclx->color_primaries;
   color->nclx_transfer = (uint16_t)nclx->transfer_characteristics;
   color->nclx_matrix = (uint16_t)nclx->matrix_coefficients;
