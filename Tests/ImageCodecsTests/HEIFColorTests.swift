@@ -51,9 +51,9 @@ import Testing
   /// then refused it, and imgfetch did not free it) is no colour information: the image is
   /// untagged sRGB, and decodes.
   @Test func anNclxBoxLibheifRefusesIsNoColourInformation() throws {
-    var bytes = try [UInt8](
-      Data(contentsOf: Fixtures.root.appendingPathComponent(
-        "Fixtures/regressions/FuzzHEIF/heic-nclx-unknown-primaries-profile-leaked")))
+    let file = Fixtures.root.appendingPathComponent(
+      "Fixtures/regressions/FuzzHEIF/heic-nclx-unknown-primaries-profile-leaked")
+    var bytes = try [UInt8](Data(contentsOf: file))
     // The HEIF the fuzz target makes of it: its first byte (the target's options) a box size's.
     bytes[0] = 0
     let header = try ImageDecoder.probe(bytes)
