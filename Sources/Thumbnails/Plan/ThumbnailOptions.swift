@@ -41,7 +41,7 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// Whether the source's Exif block is kept in the thumbnail (`imgfetch --keep-metadata`), its
   /// orientation tag set to 1 when the orientation is applied. Off by default: a thumbnail
   /// carries no Exif, so no GPS position, camera or date leaves with it (only the stamp and, when
-  /// not sRGB, the colour profile). Recorded in the stamp. See ``ThumbnailExif``.
+  /// not sRGB, the colour profile). Recorded in the stamp.
   public var keepsExif = false
   /// The colour alpha is composited over in a JPEG thumbnail (`imgfetch --background`); white by
   /// default. Recorded in the stamp when it is not white.
