@@ -27,19 +27,24 @@ void imc_request_normalize(imc_request *request) {
 }
 
 int imc_check_limits(const imc_request *request, uint32_t width, uint32_t height, imc_status *status) {
+  return imc_check_limits_of(request, "image", width, height, status);
+}
+
+int imc_check_limits_of(const imc_request *request, const char *what, uint32_t width, uint32_t height,
+                        imc_status *status) {
   if (width == 0 || height == 0) {
-    imc_status_setf(status, IMC_ERR_CORRUPT, "image has a zero dimension (%ux%u)", width, height);
+    imc_status_setf(status, IMC_ERR_CORRUPT, "%s has a zero dimension (%ux%u)", what, width, height);
     return 1;
   }
   if (width > request->max_width || height > request->max_height) {
-    imc_status_setf(status, IMC_ERR_LIMIT, "image is %ux%u, larger than the %ux%u limit", width, height,
+    imc_status_setf(status, IMC_ERR_LIMIT, "%s is %ux%u, larger than the %ux%u limit", what, width, height,
                     request->max_width, request->max_height);
     return 1;
   }
   uint64_t pixels = (uint64_t)width * (uint64_t)height; /* cannot overflow: both are 32-bit */
   if (pixels > request->max_pixels) {
     /* In the unit the limit is given in (--max-pixels 1000: "over the 1000-pixel limit"). */
-    imc_status_setf(status, IMC_ERR_LIMIT, "image is %ux%u (%llu pixels), over the %llu-pixel limit", width,
+    imc_status_setf(status, IMC_ERR_LIMIT, "%s is %ux%u (%llu pixels), over the %llu-pixel limit", what, width,
                     height, (unsigned long long)pixels, (unsigned long long)request->max_pixels);
     return 1;
   }

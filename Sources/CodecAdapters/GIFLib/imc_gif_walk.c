@@ -25,17 +25,6 @@ static int read_input(GifFileType *gif, GifByteType *out, int wanted) {
   return (int)take;
 }
 
-/* The request's limits on a width and height, the reason prefixed with what they are. */
-static int32_t check_size(const imc_decoder *decoder, const char *what, uint32_t width, uint32_t height,
-                          imc_status *status) {
-  imc_status checked = {0};
-  if (!imc_check_limits(&decoder->request, width, height, &checked)) return IMC_OK;
-  /* "image is 9x9, ..." as "frame 2 is 9x9, ...". */
-  const char *said = strncmp(checked.message, "image ", 6) == 0 ? checked.message + 6 : checked.message;
-  imc_status_setf(status, checked.code, "%s %s", what, said);
-  return status->code;
-}
-
 /* The graphics control extension's transparent index (or -1), from its first data block. */
 static int transparent_index(const GifByteType *block) {
   GraphicsControlBlock control;
@@ -71,7 +60,8 @@ static int32_t place_first(GifFileType *gif, imc_gif_walk *walk, int transparent
   uint32_t right = first->left + first->width, bottom = first->top + first->height;
   walk->width = (uint32_t)gif->SWidth > right ? (uint32_t)gif->SWidth : right;
   walk->height = (uint32_t)gif->SHeight > bottom ? (uint32_t)gif->SHeight : bottom;
-  if (check_size(walk->decoder, "the image (the screen holding the first frame)", walk->width, walk->height, status))
+  if (imc_check_limits_of(&walk->decoder->request, "the image (the screen holding the first frame)", walk->width,
+                          walk->height, status))
     return status->code;
   /* The decode walk draws into rows sized by the header walk's answer (the same bytes give it). */
   const imc_info *info = &walk->decoder->info;
@@ -136,7 +126,8 @@ static int32_t read_frame(GifFileType *gif, const imc_gif_input *input, imc_gif_
     /* giflib reads the descriptor's size first, then the palette and the LZW code size: a failure
      * that is not a truncation comes after the size, which the limits judge first. */
     if (!input->hit_end &&
-        check_size(decoder, where, (uint32_t)gif->Image.Width, (uint32_t)gif->Image.Height, status))
+        imc_check_limits_of(&decoder->request, where, (uint32_t)gif->Image.Width, (uint32_t)gif->Image.Height,
+                            status))
       return status->code;
     return imc_gif_fail(input, gif->Error, where, status);
   }
@@ -146,7 +137,8 @@ static int32_t read_frame(GifFileType *gif, const imc_gif_input *input, imc_gif_
                     decoder->request.max_frames);
     return status->code;
   }
-  if (check_size(decoder, where, (uint32_t)gif->Image.Width, (uint32_t)gif->Image.Height, status)) return status->code;
+  if (imc_check_limits_of(&decoder->request, where, (uint32_t)gif->Image.Width, (uint32_t)gif->Image.Height, status))
+    return status->code;
   if (walk->frames == 1 && place_first(gif, walk, transparent, status) != IMC_OK) return status->code;
   if (walk->frames == 1 && walk->out) imc_gif_clear_outside(walk);
   return walk->decode ? decode_lines(gif, input, walk, where, status) : skip_lines(gif, input, where, status);
@@ -154,7 +146,8 @@ static int32_t read_frame(GifFileType *gif, const imc_gif_input *input, imc_gif_
 
 static int32_t walk_records(GifFileType *gif, const imc_gif_input *input, imc_gif_walk *walk, imc_status *status) {
   if (gif->SWidth > 0 && gif->SHeight > 0 &&
-      check_size(walk->decoder, "the logical screen", (uint32_t)gif->SWidth, (uint32_t)gif->SHeight, status))
+      imc_check_limits_of(&walk->decoder->request, "the logical screen", (uint32_t)gif->SWidth,
+                          (uint32_t)gif->SHeight, status))
     return status->code;
   int transparent = -1;
   for (;;) {

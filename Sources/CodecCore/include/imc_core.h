@@ -46,6 +46,9 @@ void imc_request_normalize(imc_request *request);
 
 /* Checks width/height against the request's limits; sets status and returns nonzero when over. */
 int imc_check_limits(const imc_request *request, uint32_t width, uint32_t height, imc_status *status);
+/* The same, the reason naming `what` instead of "image" ("frame 2 is 9x9, ..."). */
+int imc_check_limits_of(const imc_request *request, const char *what, uint32_t width, uint32_t height,
+                        imc_status *status);
 
 /* Reads up to n bytes; returns how many were read. */
 size_t imc_source_read(imc_source *source, uint8_t *out, size_t n);
