@@ -193,6 +193,28 @@ import Testing
     #expect(throws: DecodeError.self) { try ImageDecoder.probe(contentsOf: Self.path("avif/LinkU_kimono.crop.avif"), limits: DecodeLimits(maxPixels: 200_000)) }
   }
 
+  /// An image libheif makes inside a decode is held to the picture's longest side (or 4096): a
+  /// 29x100 grid whose tile is an overlay naming a 38811x46949 canvas (FuzzHEIF's 1.8 GB
+  /// allocation) is refused over the limit at once, on every path, never verified.
+  @Test func imagesInsideTheDecodeAreHeldToThePicturesSide() throws {
+    let file = Fixtures.root.appendingPathComponent("Fixtures/regressions/FuzzHEIF/heic-grid-tile-overlay-canvas-1.8gb")
+    var bytes = try [UInt8](Data(contentsOf: file))
+    bytes[0] = 0  // the HEIF the fuzz target makes of it: its first byte (the options) a box size's
+    let header = try ImageDecoder.probe(bytes)
+    #expect(header.format == .heic && header.width == 29 && header.height == 100)
+    let message =
+      "Memory allocation error: Security limit exceeded: Image size 38811x46949 exceeds the maximum image size 4097x4097 (libheif)"
+    let once = StreamingDecoderTests.oneCall(bytes, options: Self.rgba)
+    let streamed = StreamingDecoderTests.stream(bytes, options: Self.rgba, seed: 1, maxChunk: 512)
+    for (label, outcome) in [("memory", once), ("streamed", streamed)] {
+      guard case .failure(let error) = outcome else {
+        Issue.record("\(label): accepted")
+        continue
+      }
+      #expect(error.kind == .limitExceeded && error.message == message, "\(label): \(error)")
+    }
+  }
+
   @Test func errorsSayWhatIsWrongInOneLine() throws {
     let cases: [(String, DecodeError.Kind, String)] = [
       (

@@ -8,20 +8,20 @@
 #include <stddef.h>
 
 /* Every libheif call the adapter makes. */
-#define IMC_HEIF_CALLS(X)                                                                                  \
-  X(heif_get_version_number) X(heif_context_alloc) X(heif_context_free)                                   \
-  X(heif_context_read_from_memory_without_copy) X(heif_context_set_maximum_image_size_limit)              \
-  X(heif_context_set_max_decoding_threads)                        \
-  X(heif_context_get_number_of_top_level_images) X(heif_image_handle_release) X(heif_image_handle_get_width) \
-  X(heif_image_handle_get_height) X(heif_image_handle_get_ispe_width) X(heif_image_handle_get_ispe_height) \
-  X(heif_image_handle_has_alpha_channel) X(heif_image_handle_get_luma_bits_per_pixel)                     \
-  X(heif_image_handle_get_color_profile_type)              \
-  X(heif_image_handle_get_raw_color_profile_size) X(heif_image_handle_get_raw_color_profile)              \
-  X(heif_image_handle_get_nclx_color_profile) X(heif_nclx_color_profile_free) X(heif_decode_image)        \
-  X(heif_decoding_options_alloc) X(heif_decoding_options_free) X(heif_image_get_plane_readonly)           \
-  X(heif_image_get_width) X(heif_image_get_height) X(heif_image_release) X(heif_have_decoder_for_format)  \
-  X(heif_main_brand) X(heif_has_compatible_brand) X(heif_context_get_primary_image_ID)                   \
-  X(heif_context_is_top_level_image_ID) X(heif_context_get_list_of_top_level_image_IDs) X(heif_context_get_image_handle)
+#define IMC_HEIF_CALLS(X)                                                                                              \
+  X(heif_get_version_number) X(heif_context_alloc) X(heif_context_free)                                                \
+  X(heif_context_read_from_memory_without_copy) X(heif_context_set_maximum_image_size_limit)                           \
+  X(heif_context_set_max_decoding_threads) X(heif_context_get_number_of_top_level_images)                              \
+  X(heif_image_handle_release) X(heif_image_handle_get_width) X(heif_image_handle_get_height)                          \
+  X(heif_image_handle_get_ispe_width) X(heif_image_handle_get_ispe_height) X(heif_image_handle_has_alpha_channel)      \
+  X(heif_image_handle_get_luma_bits_per_pixel) X(heif_image_handle_get_color_profile_type)                             \
+  X(heif_image_handle_get_raw_color_profile_size) X(heif_image_handle_get_raw_color_profile)                           \
+  X(heif_image_handle_get_nclx_color_profile) X(heif_nclx_color_profile_free) X(heif_decode_image)                     \
+  X(heif_decoding_options_alloc) X(heif_decoding_options_free) X(heif_image_get_plane_readonly)                        \
+  X(heif_image_get_width) X(heif_image_get_height) X(heif_image_release) X(heif_have_decoder_for_format)               \
+  X(heif_main_brand) X(heif_has_compatible_brand) X(heif_context_get_primary_image_ID)                                 \
+  X(heif_context_is_top_level_image_ID) X(heif_context_get_list_of_top_level_image_IDs)                                \
+  X(heif_context_get_image_handle)
 
 /* The calls, as pointers typed from heif.h's own declarations: `imc_heif.heif_decode_image(...)`. */
 typedef struct {
