@@ -184,9 +184,10 @@ import Testing
       }
       let installs = lines.filter { $0.contains("apt-get") || $0.contains("pip install") }
       #expect(installs.isEmpty, "\(script) installs: \(installs)")
-      // The demo installs dependencies only when a user runs it (not with IMGFETCH_DEMO_BIN, as DemoTests do).
+      // The demo installs (scripts/install, which runs scripts/install-deps) only when a user runs it,
+      // not with IMGFETCH_DEMO_BIN, as DemoTests do.
       if script == "scripts/demo" {
-        let install = try #require(lines.firstIndex { $0.contains("scripts/install-deps") })
+        let install = try #require(lines.firstIndex { $0.contains("scripts/install") })
         #expect(lines[..<install].contains { $0.contains("if [ -z \"$bin\" ]") })
       }
     }
