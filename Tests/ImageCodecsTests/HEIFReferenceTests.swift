@@ -195,7 +195,8 @@ import Testing
 
   /// An image libheif makes inside a decode is held to the picture's longest side (or 4096): a
   /// 29x100 grid whose tile is an overlay naming a 38811x46949 canvas (FuzzHEIF's 1.8 GB
-  /// allocation) is refused over the limit at once, on every path, never verified.
+  /// allocation) is refused over the limit at once, in memory and streamed, never verified (the
+  /// file and validation paths: scripts/fuzz-ci, which replays it through every path).
   @Test func imagesInsideTheDecodeAreHeldToThePicturesSide() throws {
     let file = Fixtures.root.appendingPathComponent("Fixtures/regressions/FuzzHEIF/heic-grid-tile-overlay-canvas-1.8gb")
     var bytes = try [UInt8](Data(contentsOf: file))

@@ -99,6 +99,16 @@ static int32_t read_color(imc_decoder *decoder, heif_state *state, imc_status *s
   return IMC_OK;
 }
 
+/* The longest side the request allows. */
+static int64_t request_side(const imc_request *request) {
+  return request->max_width > request->max_height ? request->max_width : request->max_height;
+}
+
+/* libheif refuses a side equal to its limit (1.15: `width >= limit`), so the limit is one more. */
+static void set_side_limit(struct heif_context *context, int64_t side) {
+  imc_heif.heif_context_set_maximum_image_size_limit(context, side >= INT32_MAX ? INT32_MAX : (int)side + 1);
+}
+
 /* libheif 1.15's one limit is per side, and it holds every image libheif itself makes in a decode:
  * grid and overlay canvases and the images it reads sizes of. With the request's side, a 29x100
  * grid whose tile is an overlay naming a 38811x46949 canvas passes it and makes libheif allocate
@@ -107,19 +117,13 @@ static int32_t read_color(imc_decoder *decoder, heif_state *state, imc_status *s
  * output), so what libheif makes is at most that side squared. (The codec's own picture, sized by
  * its bitstream, is not held by it: libde265 and dav1d allocate what their headers say, and the
  * decode is refused afterwards for the size it came out, as the README says.) */
-/* libheif refuses a side equal to its limit (1.15: `width >= limit`), so the limit is one more. */
-static void set_side_limit(struct heif_context *context, int64_t side) {
-  imc_heif.heif_context_set_maximum_image_size_limit(context, side >= INT32_MAX ? INT32_MAX : (int)side + 1);
-}
-
 static void tighten_side_limit(struct heif_context *context, const imc_request *request, int stored_width,
                                int stored_height, int width, int height) {
   int64_t side = 4096;
   int sides[4] = {stored_width, stored_height, width, height};
   for (int i = 0; i < 4; i++)
     if (sides[i] > side) side = sides[i];
-  int64_t most = request->max_width > request->max_height ? request->max_width : request->max_height;
-  if (side > most) side = most;
+  if (side > request_side(request)) side = request_side(request);
   set_side_limit(context, side);
 }
 
@@ -173,7 +177,7 @@ static int32_t read_header(imc_decoder *decoder, void **state_pointer, const uin
     return status->code;
   }
   /* libheif's own limit (its security limit, per side) at the request's: no item over it is read. */
-  set_side_limit(state->context, request->max_width > request->max_height ? request->max_width : request->max_height);
+  set_side_limit(state->context, request_side(request));
   struct heif_error error = imc_heif.heif_context_read_from_memory_without_copy(state->context, bytes, length, NULL);
   if (error.code != heif_error_Ok) return heif_failed(error, NULL, status);
   if (open_primary(state, status) != IMC_OK) return status->code;
