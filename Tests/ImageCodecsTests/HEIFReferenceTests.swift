@@ -216,6 +216,23 @@ import Testing
     }
   }
 
+  /// The limit on what libheif makes leaves room for the encoder's padding: a 4099x24 HEIC, coded
+  /// 4104x64 by HEVC, decodes at its own size in memory and streamed (a 6029-wide camera photo,
+  /// coded 6032 wide, was refused before, benchmarks/formats).
+  @Test func aPictureWiderThan4096IsNotRefusedForItsCodedPadding() throws {
+    let file = Fixtures.root.appendingPathComponent("Fixtures/formats/heic-made/wide-4099x24.heic")
+    let bytes = try [UInt8](Data(contentsOf: file))
+    let once = StreamingDecoderTests.oneCall(bytes, options: Self.rgba)
+    let streamed = StreamingDecoderTests.stream(bytes, options: Self.rgba, seed: 1, maxChunk: 512)
+    for (label, outcome) in [("memory", once), ("streamed", streamed)] {
+      guard case .success(let image) = outcome else {
+        Issue.record("\(label): \(outcome)")
+        continue
+      }
+      #expect(image.width == 4099 && image.height == 24, "\(label)")
+    }
+  }
+
   @Test func errorsSayWhatIsWrongInOneLine() throws {
     let cases: [(String, DecodeError.Kind, String)] = [
       (

@@ -114,7 +114,9 @@ static void set_side_limit(struct heif_context *context, int64_t side) {
  * grid whose tile is an overlay naming a 38811x46949 canvas passes it and makes libheif allocate
  * 1.8 GB (FuzzHEIF). Once the primary is known, the limit comes down to the primary's longest
  * side, stored or shown, or 4096 if that is more (a single tile larger than a small grid's
- * output), so what libheif makes is at most that side squared. (The codec's own picture, sized by
+ * output), rounded up to a whole 128 because libheif also holds the coded picture to it, and an
+ * encoder pads that to its block size (a 6029-wide camera HEIC codes 6032; AV1's superblocks are
+ * 128), so what libheif makes is at most that side squared. (The codec's own picture, sized by
  * its bitstream, is not held by it: libde265 and dav1d allocate what their headers say, and the
  * decode is refused afterwards for the size it came out, as the README says.) */
 static void tighten_side_limit(struct heif_context *context, const imc_request *request, int stored_width,
@@ -124,7 +126,7 @@ static void tighten_side_limit(struct heif_context *context, const imc_request *
   for (int i = 0; i < 4; i++)
     if (sides[i] > side) side = sides[i];
   if (side > request_side(request)) side = request_side(request);
-  set_side_limit(context, side);
+  set_side_limit(context, (side + 127) / 128 * 128);
 }
 
 /* The primary item's compression as the format it makes the file: AV1 is AVIF; anything else HEIC. */
