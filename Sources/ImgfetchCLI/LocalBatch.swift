@@ -28,7 +28,7 @@ enum LocalBatch {
       return .usage
     }
     let thumbnail = options
-    let reporter = ItemReporter(output: invocation.output, total: isBatch ? files.count : nil)
+    let reporter = ItemReporter(output: invocation.output, total: isBatch ? files.count : 1)
     // Ctrl-C or SIGTERM: finish the items in progress (no partial files), start no more.
     let interrupted = Atomic(false)
     let handler = InterruptHandler(secondSignalStatus: ExitCode.interrupted.rawValue) {

@@ -1,8 +1,8 @@
 /// Formats one line of progress for a terminal of a given width. Pure: no I/O, easy to test.
 ///
-/// Transfers: `name  1.2 MB / 3.4 MB  35% [#####      ]  2.1 MB/s  ETA 1s`; batches prefix the
-/// items done of the total: `[12/40] name …`. Parts are dropped from the right when the terminal
-/// is too narrow, and the name is shortened in the middle.
+/// Transfers: `name  1.2 MB / 3.4 MB  35% [#####      ]  2.1 MB/s  ETA 1s`; with `items`, the line
+/// starts with them: `[0/1] name …` (a batch draws ``BatchProgressLine`` instead). Parts are
+/// dropped from the right when the terminal is too narrow, and the name is shortened in the middle.
 public struct ProgressLine: Sendable, Equatable {
   /// What is being worked on (a file name).
   public var label: String

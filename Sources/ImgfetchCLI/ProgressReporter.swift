@@ -2,6 +2,11 @@ import SystemFiles
 
 /// Draws progress on standard error: a single line redrawn in place (at most ten times a second)
 /// on a terminal, JSON events with `--progress json`, nothing otherwise. Safe to call from any task.
+///
+/// One item: that download's ``ProgressLine``. A batch: one ``BatchProgressLine`` for all of it,
+/// whose fraction is the items finished plus each item in flight's downloaded part, over the total;
+/// the ETA is the batch's rate so far in that measure (items per second, an item half downloaded
+/// counting half): time so far × (1 − fraction) / fraction. Fraction and bytes never go back.
 public final class ProgressReporter: Sendable {
   private struct State {
     var line = ProgressLine(label: "")
@@ -11,20 +16,31 @@ public final class ProgressReporter: Sendable {
     var batchBytes: Int64 = 0
     var done = 0
     var total: Int?
+    /// A batch's items in flight: bytes received and expected, by label.
+    var inFlight: [String: (received: Int64, expected: Int64?)] = [:]
+    /// Bytes the batch's finished items downloaded.
+    var finishedBytes: Int64 = 0
+    /// What the batch line last showed, so it never goes back (a retried download starts over).
+    var shownFraction: Double = 0
+    var shownBytes: Int64 = 0
   }
 
   private let mode: ProgressMode
   private let drawsBar: Bool
   private let width: Int
+  /// Whether the run is a batch: anything but a run known to be one item.
+  private let isBatch: Bool
   private let state = Locked(State())
 
   /// Creates a reporter.
   /// - Parameters:
   ///   - mode: The `--progress` choice.
   ///   - terminal: Standard error's facts.
-  ///   - total: The number of items in a batch, when known.
+  ///   - total: The number of items, when known; a run of one item draws that item's line, any
+  ///     other run (a class walk's total comes later) the batch's line.
   init(mode: ProgressMode, terminal: Terminal, total: Int?) {
     self.mode = mode
+    self.isBatch = total != 1
     // `auto` draws on a terminal, but not when results go into a pipe: the pipe's reader may print
     // them on the same terminal after the bar was redrawn, gluing bar and line together.
     self.drawsBar = mode == .always || (mode == .auto && terminal.isInteractive && !terminal.outputIsPipe)
@@ -53,6 +69,12 @@ public final class ProgressReporter: Sendable {
     guard drawsBar else { return }
     state.withLock { state in
       let now = ProgressReporter.now()
+      if isBatch {
+        let before = state.inFlight[label]?.received ?? 0
+        state.inFlight[label] = (Swift.max(before, received), expected)
+        if now - state.lastDraw >= 0.1 { draw(&state, now: now) }
+        return
+      }
       state.line.label = label
       state.line.bytesReceived = received
       state.line.bytesExpected = expected
@@ -77,6 +99,11 @@ public final class ProgressReporter: Sendable {
     guard drawsBar else { return }
     state.withLock { state in
       state.done += 1
+      if isBatch {
+        state.finishedBytes += state.inFlight.removeValue(forKey: label)?.received ?? 0
+        draw(&state, now: ProgressReporter.now())
+        return
+      }
       state.batchBytes += bytes
       state.line.label = label
       state.line.bytesReceived = bytes
@@ -113,7 +140,27 @@ public final class ProgressReporter: Sendable {
   private func draw(_ state: inout State, now: Double) {
     state.lastDraw = now
     state.drawn = true
-    Console.errorRaw("\r" + state.line.render(width: width) + "\u{1B}[K")
+    let text = isBatch ? batchLine(&state, now: now).render(width: width) : state.line.render(width: width)
+    Console.errorRaw("\r" + text + "\u{1B}[K")
+  }
+
+  /// The batch's line now, with its fraction and bytes held at what was shown before if lower.
+  private func batchLine(_ state: inout State, now: Double) -> BatchProgressLine {
+    let bytes = state.inFlight.values.reduce(state.finishedBytes) { $0 + $1.received }
+    state.shownBytes = Swift.max(state.shownBytes, bytes)
+    var line = BatchProgressLine(done: state.done, total: state.total, bytesDownloaded: state.shownBytes)
+    guard let total = state.total, total > 0 else { return line }
+    let partial = state.inFlight.values.reduce(0.0) { sum, item in
+      guard let expected = item.expected, expected > 0 else { return sum }
+      return sum + Swift.min(1, Double(item.received) / Double(expected))
+    }
+    state.shownFraction = Swift.max(state.shownFraction, Swift.min(1, (Double(state.done) + partial) / Double(total)))
+    line.fraction = state.shownFraction
+    let elapsed = now - state.started
+    if state.shownFraction > 0 && elapsed > 0 {
+      line.secondsLeft = elapsed * (1 - state.shownFraction) / state.shownFraction
+    }
+    return line
   }
 
   private func erase(_ state: inout State) {

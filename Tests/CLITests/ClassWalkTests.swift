@@ -30,14 +30,44 @@ import Testing
     ] + more
   }
 
-  /// The `[done/total]` figures of every bar drawn on standard error.
-  static func itemFigures(_ stderr: String) -> [(done: Int, total: Int)] {
+  /// The batch figures (`N of M items`) of every bar drawn on standard error, with whether that
+  /// frame had an ETA and its percentage.
+  static func frames(_ stderr: String) -> [(done: Int, total: Int, percent: Int?, hasETA: Bool)] {
     stderr.components(separatedBy: "\r").compactMap { frame in
-      guard frame.hasPrefix("["), let close = frame.firstIndex(of: "]") else { return nil }
-      let parts = frame[frame.index(after: frame.startIndex)..<close].split(separator: "/")
-      guard parts.count == 2, let done = Int(parts[0]), let total = Int(parts[1]) else { return nil }
-      return (done, total)
+      let words = frame.split(separator: " ")
+      guard let of = words.firstIndex(of: "of"), of > 0, of + 2 < words.count,
+        words[of + 2].hasPrefix("item"), let done = Int(words[of - 1]), let total = Int(words[of + 1])
+      else { return nil }
+      let percent = words.first.flatMap { $0.hasSuffix("%") ? Int($0.dropLast()) : nil }
+      return (done, total, percent, frame.contains(", ETA "))
     }
+  }
+
+  /// The `N of M items` figures of every bar drawn on standard error.
+  static func itemFigures(_ stderr: String) -> [(done: Int, total: Int)] {
+    frames(stderr).map { ($0.done, $0.total) }
+  }
+
+  /// Issue 32: a walk draws one line for the batch, not one that hops between items: the items
+  /// done of the total, the percentage, an ETA, and neither figure ever goes back across redraws.
+  @Test func aWalkDrawsOneBatchLineThatNeverGoesBack() async throws {
+    let present = (0..<12).map { String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0))) + "000000000" }
+    let fixture = try await Self.server(present: present)
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let result = try runImgfetch(
+      Self.arguments(
+        fixture, cache: cache, ["--class", "Photo", "--column", "MainImage", "--progress", "always", "--jobs", "2"]))
+    #expect(result.status == 0, "\(result.stderrText)")
+    let frames = Self.frames(result.stderrText)
+    #expect(frames.last?.done == 12 && frames.last?.total == 12 && frames.last?.percent == 100, "\(frames)")
+    #expect(frames.allSatisfy { $0.total == 12 && $0.percent != nil })
+    #expect(frames.contains { $0.hasETA }, "\(result.stderrText)")
+    for (before, after) in zip(frames, frames.dropFirst()) {
+      #expect(after.done >= before.done && after.percent! >= before.percent!, "\(before) then \(after)")
+    }
+    // No frame names an item: the batch line is the only line drawn.
+    #expect(!result.stderrText.contains(".png  "), "\(result.stderrText)")
   }
 
   /// Issue 32: a class walk's plain lines start with the objectId (the source is not on the
@@ -64,7 +94,7 @@ import Testing
   }
 
   /// Issue 11.15: the bar's total counted objects without the column that the walk then skipped,
-  /// so a finished batch showed `[6/8]`. Now the walk yields them (as failed items) and the count
+  /// so a finished batch showed `6 of 8 items`. Now the walk yields them (as failed items) and the count
   /// asks with the walk's own constraint: the last bar shows every item done of the total.
   @Test func theProgressTotalIsTheNumberOfItemsWalked() async throws {
     let present = ["b000000000", "d000000000", "f000000000", "h000000000", "j000000000", "l000000000"]

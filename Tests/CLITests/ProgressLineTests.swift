@@ -30,6 +30,28 @@ import Testing
     #expect(line.render(width: width).count <= width - 1)
   }
 
+  @Test func batchLineSaysItemsBytesPercentAndETA() {
+    let line = BatchProgressLine(
+      done: 37, total: 100, fraction: 0.374, bytesDownloaded: 12_400_000, secondsLeft: 40.2)
+    let text = line.render(width: 100)
+    #expect(text.hasPrefix("37% [###########"))
+    #expect(text.hasSuffix("] 37 of 100 items, 12.4 MB, ETA 41s"))
+  }
+
+  @Test func batchLineWithoutATotalSaysItemsDone() {
+    #expect(BatchProgressLine(done: 1).render(width: 80) == "1 item done")
+    #expect(BatchProgressLine(done: 5, bytesDownloaded: 2_000).render(width: 80) == "5 items done, 2.0 KB")
+  }
+
+  @Test(arguments: [10, 20, 30, 40, 60, 80, 120, 200])
+  func batchLineNeverWiderThanTheTerminal(_ width: Int) {
+    let line = BatchProgressLine(
+      done: 1234, total: 98765, fraction: 0.0125, bytesDownloaded: 123_456_789_000, secondsLeft: 7200)
+    let text = line.render(width: width)
+    #expect(text.count <= max(10, width - 1))
+    if width >= 40 { #expect(text.contains("1234 of 98765 items")) }
+  }
+
   @Test func shardsCoverEveryKeyExactlyOnce() throws {
     let shards = try (1...4).map { (k: Int) throws(UsageError) in try Shard(parsing: "\(k)/4") }
     for n in 0..<2000 {
