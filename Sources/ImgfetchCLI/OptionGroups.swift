@@ -108,6 +108,13 @@ public struct ThumbnailRequest: OptionValues {
       }
       options.fit = value
     }
+    if let crop = parsed.value("crop") {
+      guard let value = ThumbnailCropAnchor(parsing: crop) else {
+        throw UsageError("--crop must be centre (or center) or attention (got \(crop))")
+      }
+      guard options.fit == .cover else { throw UsageError("--crop needs --fit cover (only a cover fit crops)") }
+      options.cropAnchor = value
+    }
     if let filter = parsed.value("filter") {
       guard let value = ResampleFilter(rawValue: filter) else {
         throw UsageError("--filter must be lanczos3 or bilinear (got \(filter))")

@@ -118,6 +118,9 @@ public enum OptionGroup: String, CaseIterable, Sendable {
           help: "N (longest side), WxH (box), Wx (width) or xH (height) in pixels; 64,256,1024: each, one decode"),
         OptionSpec("fit", value: true, valueName: "FIT", help: "inside (default) or cover (fill the box, crop)"),
         OptionSpec(
+          "crop", value: true, valueName: "ANCHOR",
+          help: "with --fit cover: centre (default; also center) or attention (keep the most detailed part)"),
+        OptionSpec(
           "format", value: true, valueName: "F", help: "auto (JPEG, or PNG for images with alpha), jpeg, png, webp"),
         OptionSpec(
           "quality", value: true, valueName: "Q", help: "JPEG quality 1-100 (default 85), WebP 0-100 (default 80)"),

@@ -16,7 +16,8 @@ public import ImageCodecs
 /// ``/ImageCodecs/ImageEncoding/settingsLabel`` and `color=` the ``ThumbnailColorSpace``, so another
 /// format, quality or colour choice rebuilds the thumbnail; ` meta=exif` ends the key of a thumbnail
 /// that keeps the source's Exif (``ThumbnailOptions/keepsExif``), then ` bg=#rrggbb` for a
-/// ``ThumbnailOptions/background`` other than white. The source's size and modification time
+/// ``ThumbnailOptions/background`` other than white, then ` crop=attention` for a cover crop
+/// anchored by ``ThumbnailOptions/cropAnchor`` elsewhere than the centre. The source's size and modification time
 /// are part of it, so a replaced original is noticed even when its new timestamp is older.
 public struct ThumbnailStamp: Sendable, Equatable {
   /// The version tag that starts every stamp.
@@ -118,5 +119,6 @@ public struct ThumbnailStamp: Sendable, Equatable {
       + " filter=\(options.filter.rawValue) format=\(formatText) color=\(options.colorSpace.rawValue)"
       + (options.keepsExif ? " meta=exif" : "")
       + (options.background == .white ? "" : " bg=\(options.background)")
+      + (options.fit == .cover && options.cropAnchor != .centre ? " crop=\(options.cropAnchor.rawValue)" : "")
   }
 }

@@ -46,11 +46,14 @@ enum ThumbnailRenderer {
     let (h, v) = (plan.horizontal, plan.vertical)
     var working = boxed  // the only reference: unpremultiplying in place copies nothing
     working.orientation = .up
-    let horizontal = weights(plan: h, inputCount: working.width, filter: filter)
-    let vertical = weights(plan: v, inputCount: working.height, filter: filter)
+    // An attention crop needs the whole resampled image to choose its window; a centre crop is
+    // built into the taps.
+    let whole = plan.cropAnchor == .attention
+    let horizontal = weights(plan: h, inputCount: working.width, filter: filter, whole: whole)
+    let vertical = weights(plan: v, inputCount: working.height, filter: filter, whole: whole)
     let unchanged =
-      horizontal.copyOffset == 0 && vertical.copyOffset == 0 && h.output == working.width
-      && v.output == working.height
+      horizontal.copyOffset == 0 && vertical.copyOffset == 0 && horizontal.outputCount == working.width
+      && vertical.outputCount == working.height
     if flatten {
       if !unchanged {
         working = try SeparableResampler.resample(
@@ -63,12 +66,16 @@ enum ThumbnailRenderer {
       working = try SeparableResampler.resample(
         working, horizontal: horizontal, vertical: vertical, unpremultiplying: true)
     }
+    if whole {
+      let origin = AttentionCrop.origin(in: working, width: h.output, height: v.output)
+      working = try working.cropped(x: origin.x, y: origin.y, width: h.output, height: v.output)
+    }
     working.orientation = plan.orientation
     return try working.oriented()
   }
 
   private static func weights(
-    plan axis: ThumbnailPlan.Axis, inputCount: Int, filter: ResampleFilter
+    plan axis: ThumbnailPlan.Axis, inputCount: Int, filter: ResampleFilter, whole: Bool
   )
     -> FilterWeights
   {
@@ -76,6 +83,6 @@ enum ThumbnailRenderer {
     let extent = inputCount == axis.boxed ? axis.boxedExtent : Double(inputCount)
     return FilterWeights(
       filter: filter, inputCount: inputCount, inputExtent: extent, outputCount: axis.scaled,
-      window: axis.cropOffset..<(axis.cropOffset + axis.output))
+      window: whole ? 0..<axis.scaled : axis.cropOffset..<(axis.cropOffset + axis.output))
   }
 }

@@ -12,6 +12,10 @@ public struct ThumbnailOptions: Sendable, Equatable {
   public var size: ThumbnailSize
   /// How a box request is fitted; ignored for ``ThumbnailSize/longestSide(_:)``.
   public var fit: ThumbnailFit
+  /// Which part a ``ThumbnailFit/cover`` crop keeps: ``ThumbnailCropAnchor/centre`` (the default)
+  /// or ``ThumbnailCropAnchor/attention`` (the most detailed part; `imgfetch --crop attention`).
+  /// Ignored when nothing is cropped. Recorded in the stamp when it is not the centre.
+  public var cropAnchor = ThumbnailCropAnchor.centre
   /// Whether an image smaller than the request is enlarged (off by default: it keeps its size).
   public var allowsUpscaling: Bool
   /// Whether the EXIF orientation is applied so the thumbnail is upright (on by default).

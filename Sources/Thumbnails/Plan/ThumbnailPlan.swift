@@ -49,6 +49,11 @@ public struct ThumbnailPlan: Sendable, Equatable {
   public let vertical: Axis
   /// The transform applied after resizing (`.up` when orientation is not applied).
   public let orientation: ExifOrientation
+  /// Where the crop window goes. With ``ThumbnailCropAnchor/centre`` it is each axis's
+  /// ``Axis/cropOffset``; with ``ThumbnailCropAnchor/attention`` (only when something is cropped)
+  /// the whole `scaled` image is resampled and the window is placed on its pixels, so the offsets
+  /// are known only then.
+  public let cropAnchor: ThumbnailCropAnchor
 
   /// The final (upright) width.
   public var width: Int { orientation.swapsDimensions ? vertical.output : horizontal.output }
@@ -103,6 +108,8 @@ public struct ThumbnailPlan: Sendable, Equatable {
     horizontal = Self.axis(source: sourceWidth, eighths: eighths, scaled: scaled.0, kept: kept.0)
     vertical = Self.axis(source: sourceHeight, eighths: eighths, scaled: scaled.1, kept: kept.1)
     self.orientation = applied
+    let crops = horizontal.output < horizontal.scaled || vertical.output < vertical.scaled
+    cropAnchor = crops ? options.cropAnchor : .centre
   }
 
   /// The resampled size before cropping and the size kept, both upright.
