@@ -40,6 +40,14 @@ import Testing
     }
   }
 
+  /// Every performance figure the README quotes is the last `benchmarks/run`'s, as
+  /// `benchmarks/report` wrote it: a figure typed by hand or left from an older run fails here.
+  @Test func readmeFiguresAreTheLastRunsResults() throws {
+    let report = Fixtures.root.appendingPathComponent("benchmarks/report").path
+    let result = try runProcess("/usr/bin/env", ["python3", report, "--check"])
+    #expect(result.status == 0, "stderr: \(result.stderrText)")
+  }
+
   @Test func unknownOptionFailsWithUsage() throws {
     let result = try runProcess(Self.imgbench, ["--no-such-option"])
     #expect(result.status == 2)
