@@ -11,7 +11,7 @@ import Testing
   static let count = 12
 
   /// Class Photo: `count` objects, each its own stored copy of one PNG.
-  static func server() async throws -> ParseFixture {
+  static func server(count: Int = count) async throws -> ParseFixture {
     var files: [String: String] = [:]
     var objects: [[String: Any]] = []
     for index in 0..<count {
@@ -74,6 +74,34 @@ import Testing
     let again = try Self.walk(fixture, cache: bounded)
     #expect(again.status == 0, "\(again.stderrText)")
     #expect(try await Self.fileRequests(fixture) == Self.count - stats.entries)
+  }
+
+  /// A class of 10,000 objects through a budget of a few hundred of them: every object is
+  /// fetched, validated and thumbnailed (one line each), and the cache ends within its budget, each
+  /// kept original with its thumbnail, nothing partial left behind.
+  @Test(.timeLimit(.minutes(10))) func tenThousandObjectsStayWithinTheBudget() async throws {
+    let count = 10_000
+    let fixture = try await Self.server(count: count)
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let budget: Int64 = 1_000_000
+    let run = try runProcess(
+      Fixtures.productsDirectory.appendingPathComponent("imgfetch").path,
+      [
+        "--server", fixture.baseURL.absoluteString, "--app-id", ParseFixture.appID, "--rest-key",
+        ParseFixture.restKey, "--cache-dir", cache.path, "--class", "Photo", "--column", "MainImage",
+        "--thumbnail", "16", "--jobs", "4", "--cache-max-size", String(budget),
+      ], limit: .seconds(540))
+    #expect(run.status == 0, "\(run.stderrText.prefix(2000))")
+    let lines = run.stdoutText.split(separator: "\n")
+    #expect(lines.count == count)
+    #expect(Set(lines.map { $0.split(separator: "\t").first ?? "" }).count == count, "one line per objectId")
+    let disk = try DiskCache(directory: cache.path)
+    let stats = disk.statistics()
+    #expect(disk.budgetedSize() <= budget)
+    #expect((100..<count).contains(stats.entries), "\(stats)")
+    #expect(stats.thumbnails == stats.entries, "an original is evicted with its thumbnail: \(stats)")
+    #expect(stats.partialDownloads == 0 && stats.temporaryFiles == 0)
   }
 
   @Test func gcEvictsTheLeastRecentlyUsedWithTheirThumbnailsDownToTheSize() throws {
