@@ -18,6 +18,12 @@ public struct ValidatedImage: Sendable {
   public var width: Int { header.width }
   /// The stored height.
   public var height: Int { header.height }
+
+  init(header: ImageHeader, image: Image? = nil, thumbnail: Image? = nil) {
+    self.header = header
+    self.image = image
+    self.thumbnail = thumbnail
+  }
 }
 
 /// An image loaded through the cache: the cache entry and its full-size pixels.
@@ -28,10 +34,26 @@ public struct LoadedImage: Sendable {
   public var image: Image
 }
 
-/// A cached original and its thumbnail file.
+/// A cached original and its thumbnail file (or files, one per size).
 public struct FetchedThumbnail: Sendable {
-  /// The cache entry of the original.
+  /// The cache entry of the original. When ``originalIsKept`` is false its file is no longer at
+  /// ``/ParseFetch/FetchedFile/path``; ``/ParseFetch/FetchedFile/value`` holds its header when this
+  /// load read it, and is nil when an earlier load's thumbnails were found current
+  /// (``/ParseFetch/FetchedFile/isCacheHit`` is true then: nothing was downloaded).
   public var original: FetchedFile<ValidatedImage>
-  /// The thumbnail file next to it (reused when its stamp matches).
+  /// The thumbnail file next to it (reused when its stamp matches); the first size's with several.
   public var thumbnail: ThumbnailResult
+  /// Every size's thumbnail, in the order asked (one element for one size).
+  public var thumbnails: [ThumbnailResult]
+  /// Whether the original stays in the cache: false when
+  /// ``/Thumbnails/ThumbnailOptions/keepsCachedOriginal`` is off, which removes it once its
+  /// thumbnails are written.
+  public var originalIsKept: Bool
+
+  init(original: FetchedFile<ValidatedImage>, thumbnails: [ThumbnailResult], originalIsKept: Bool = true) {
+    self.original = original
+    self.thumbnail = thumbnails[0]
+    self.thumbnails = thumbnails
+    self.originalIsKept = originalIsKept
+  }
 }

@@ -12,7 +12,7 @@ import ParseFetch
 ///
 /// A download is validated by one strict decode before it may enter the cache, and that decode
 /// is the one the caller needed anyway: the full-size pixels for ``image(of:column:progress:)``,
-/// the thumbnail's for ``thumbnail(of:column:options:progress:)``, and for a plain
+/// the thumbnail's for ``thumbnail(of:column:options:sizes:progress:)``, and for a plain
 /// ``cachedFile(of:column:progress:)`` the cheapest decode that still reads every byte. A cache
 /// hit costs no file request and decodes nothing unless pixels are asked for. Concurrent loads of
 /// one file share one download and one decode.

@@ -111,6 +111,7 @@ final class BatchRun: Sendable {
       reporter.progress.transfer(label, received: update.bytesReceived, expected: update.bytesExpected)
     }
     let path: String
+    let fetcherSizes = settings.fetcherThumbnail?.keepsCachedOriginal == false ? settings.thumbnailSizes : []
     do {
       switch source {
       case .unreadableFolder(_, let message):
@@ -129,14 +130,15 @@ final class BatchRun: Sendable {
       // With --thumbnail, the fetcher's one decode of a download validates it and makes the thumbnail.
       case .url(let url):
         if let thumbnails = settings.fetcherThumbnail {
-          path = try await record(fetcher.thumbnail(at: url, options: thumbnails, progress: progress), into: &outcome)
+          path = try await record(fetcher.thumbnail(at: url, options: thumbnails, sizes: fetcherSizes, progress: progress), into: &outcome)
         } else {
           path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
         }
       case .object(let reference):
         if let thumbnails = settings.fetcherThumbnail {
           path = try await record(
-            fetcher.thumbnail(of: reference, column: settings.column!, options: thumbnails, progress: progress),
+            fetcher.thumbnail(
+              of: reference, column: settings.column!, options: thumbnails, sizes: fetcherSizes, progress: progress),
             into: &outcome)
         } else {
           path = try await record(
@@ -145,7 +147,7 @@ final class BatchRun: Sendable {
       case .objectFile(_, let file):
         if let thumbnails = settings.fetcherThumbnail {
           path = try await record(
-            fetcher.thumbnail(for: file.get(), options: thumbnails, progress: progress), into: &outcome)
+            fetcher.thumbnail(for: file.get(), options: thumbnails, sizes: fetcherSizes, progress: progress), into: &outcome)
         } else {
           path = try await record(fetcher.cachedFile(for: file.get(), progress: progress), into: &outcome)
         }
@@ -154,6 +156,8 @@ final class BatchRun: Sendable {
       outcome.failure = Task.isCancelled ? (.cancelled, "cancelled") : BatchRun.describe(error)
       return outcome
     }
+    // With --thumbnails-only the original is gone: the line names the source and its thumbnails.
+    if outcome.originalRemoved { return outcome }
     outcome.cachePath = path
     let thumbnail = outcome.thumbnail == nil ? settings.thumbnail : nil
     // A download's validation read the header; the fetcher made its thumbnail, if one was asked for.
@@ -183,6 +187,8 @@ final class BatchRun: Sendable {
 
   private func record(_ result: FetchedThumbnail, into outcome: inout ItemOutcome) -> String {
     outcome.thumbnail = result.thumbnail
+    if result.thumbnails.count > 1 { outcome.thumbnails = result.thumbnails }
+    outcome.originalRemoved = !result.originalIsKept
     return record(result.original, into: &outcome)
   }
 

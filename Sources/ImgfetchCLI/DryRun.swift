@@ -27,6 +27,7 @@ enum DryRun {
       case "download": return "would download \(source) to \(path!)"
       case "cached": return "cached: \(source) as \(path!)"
       case "query": return "would query \(source) and download its file unless it is cached"
+      case "removeOriginal": return "would remove \(path!) once its thumbnails are written (--thumbnails-only)"
       case "skip": return "would skip \(source) (\(LocalItem.thumbnailSkipReason))"
       default: return "\(action) \(source)"
       }
@@ -68,12 +69,30 @@ enum DryRun {
         if let failure = plan(path, settings: settings, emit: emit) { failures.append(failure) }
       case .url(let url):
         let entry = directory + "/" + CacheKey(url: url.absoluteString).fileName
+        let keepsNoOriginal = settings.thumbnail?.keepsCachedOriginal == false
         if FileStatus.of(entry) == nil {
+          // With --thumbnails-only, the thumbnails an earlier run left stand for the removed original.
+          if keepsNoOriginal, let options = settings.thumbnail,
+            let kept = Thumbnailer(options: options).existingThumbnails(
+              ofRemovedSourceAt: entry, sizes: settings.thumbnailSizes)
+          {
+            for thumbnail in kept {
+              emit(
+                Step(
+                  source: source.label, action: "upToDate", path: thumbnail.path,
+                  size: (thumbnail.width, thumbnail.height)))
+            }
+            continue
+          }
           emit(Step(source: source.label, action: "download", path: entry))
         } else {
           emit(Step(source: source.label, action: "cached", path: entry))
-          if let failure = plan(entry, settings: settings, emit: emit, validated: true) { failures.append(failure) }
+          if let failure = plan(entry, settings: settings, emit: emit, validated: true) {
+            failures.append(failure)
+            continue
+          }
         }
+        if keepsNoOriginal { emit(Step(source: source.label, action: "removeOriginal", path: entry)) }
       case .object, .objectFile:
         emit(Step(source: source.label, action: "query"))
       }

@@ -25,7 +25,10 @@ struct FetchSettings: Sendable {
   /// validated by the fetcher and its thumbnails made by one decode of the cached file.
   var thumbnailSizes: [ThumbnailSize] { invocation.thumbnail.sizes }
   /// The thumbnail the fetcher makes with a download's own decode: none with several sizes.
-  var fetcherThumbnail: ThumbnailOptions? { thumbnailSizes.count > 1 ? nil : thumbnail }
+  /// With `--thumbnails-only`, every size: the fetcher removes the original once they are written.
+  var fetcherThumbnail: ThumbnailOptions? {
+    thumbnailSizes.count > 1 && thumbnail?.keepsCachedOriginal != false ? nil : thumbnail
+  }
   /// Whether a SOURCE was a folder (walked into its images).
   var walkedFolder = false
   var decodeLimits: DecodeLimits { invocation.limits.decodeLimits }

@@ -21,6 +21,11 @@ enum HelpText {
     ("imgfetch photo.jpg --thumbnail 64,256,1024 -o tn_%s-%d.webp", "three WebP sizes from one decode"),
     ("imgfetch photo.png --thumbnail 320x200 --fit cover --format jpeg --background black", "a cropped JPEG"),
     ("imgfetch --class Photo --column image --thumbnail 256 --jobs 4", "every object of a class"),
+    (
+      "imgfetch --class Photo --column image --thumbnail 64,256 --thumbnails-only",
+      "thumbnails of a class, no original kept; a second run downloads nothing"
+    ),
+    ("imgfetch https://example.com/cat.jpg --thumbnail 256x256 --fit cover --crop attention", "the busiest square"),
     ("imgfetch Photo/Ed1nuqPvcm --column image --json", "one Parse object, as JSON"),
     ("imgfetch https://example.com/cat.jpg --thumbnail 256x --progressive", "a URL, 256 wide"),
     ("imgfetch ~/Pictures --thumbnail 256 --dry-run", "what would be written, writing nothing"),
@@ -61,8 +66,9 @@ enum HelpText {
       "is). Each finished item prints a line: the valid file (the cached copy, or the local file), and",
       "with --thumbnail a tab and the thumbnail's path (each size's); a class walk's lines start with",
       "the objectId and a tab. --json prints one object per item instead:",
-      "source, objectId (Parse), cachePath and cacheHit (downloads), the original's width, height,",
-      "format, bytes, and with --thumbnail thumbnailPath, thumbnailWidth, thumbnailHeight, reused",
+      "source, objectId (Parse), cachePath (downloads, unless --thumbnails-only) and cacheHit, the",
+      "original's width, height, format, bytes, and with --thumbnail thumbnailPath, thumbnailWidth,",
+      "thumbnailHeight, reused",
       "(with several sizes also thumbnails: path, width, height, reused of each; the plain line lists each);",
       "error for a failed item, skipped for a skipped one. Secrets are never printed. width and",
       "height are the size as seen (after the EXIF orientation), storedWidth and storedHeight as stored.",

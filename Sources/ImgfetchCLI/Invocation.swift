@@ -133,6 +133,12 @@ public struct Invocation: Sendable {
         throw UsageError("--output \(template) goes with --thumbnail SIZE: it names the thumbnails (tn_%s.jpg)")
       }
       if parse.className != nil && !operands.isEmpty { throw UsageError("give either SOURCE... or --class, not both") }
+      if thumbnail.options?.keepsCachedOriginal == false,
+        let local = operands.first(where: { SourceKind(argument: $0) == .local })
+      {
+        throw UsageError(
+          "--thumbnails-only removes downloaded originals from the cache, never a local file (\(local) is one)")
+      }
       if parse.column == nil, let object = operands.first(where: { SourceKind(argument: $0).isParseObject }) {
         throw UsageError("\(object) is a Parse object: give --column NAME")
       }

@@ -35,8 +35,12 @@ public struct ItemOutcome: Sendable {
   public var lineStartsWithObjectID = false
   /// The validated file in the cache, for downloaded sources.
   public var cachePath: String?
-  /// Whether the cache already held it, for downloaded sources.
+  /// Whether the cache already held it, for downloaded sources (with `--thumbnails-only`: whether
+  /// nothing was downloaded, the thumbnails being current).
   public var cacheHit: Bool?
+  /// Whether the original was not kept in the cache (`--thumbnails-only`): there is no `cachePath`,
+  /// and when its thumbnails were found current no original was read, so its size and format are unknown.
+  public var originalRemoved = false
   /// The original's width as a person sees it: after its EXIF orientation (orientations 5 to 8
   /// swap width and height).
   public var width = 0
@@ -89,8 +93,10 @@ public struct ItemOutcome: Sendable {
 
   /// The `--json` line's fields, one schema for every kind of source (documented in the README):
   /// `source`, `objectId` (Parse), then `error` for a failure or `skipped` for a skipped item, or
-  /// `cachePath` and `cacheHit` (downloads), the original's `width` and `height` as a person sees it
-  /// (after its EXIF orientation), `storedWidth` and `storedHeight` as stored, `format`, `bytes`,
+  /// `cachePath` (downloads, unless `--thumbnails-only` removed the original) and `cacheHit`
+  /// (downloads), the original's `width` and `height` as a person sees it
+  /// (after its EXIF orientation), `storedWidth` and `storedHeight` as stored, `format` (these five
+  /// `null` for an original not read: `--thumbnails-only` found its thumbnails current), `bytes`,
   /// and with a thumbnail `thumbnailPath`, `thumbnailWidth`, `thumbnailHeight`, `reused` (the first
   /// size's) and, with `--placeholder thumbhash`, `thumbhash` (Base64), and with several sizes
   /// `thumbnails`: every one's `path`, `width`, `height`, `reused` (and `thumbhash`).
@@ -101,9 +107,11 @@ public struct ItemOutcome: Sendable {
     if let skipped { return fields + [("skipped", .string(skipped))] }
     if let cachePath { fields.append(("cachePath", .string(cachePath))) }
     if let cacheHit { fields.append(("cacheHit", .bool(cacheHit))) }
+    // An original not read (--thumbnails-only, its thumbnails current) has no known size.
+    let side = { (value: Int) in self.format == nil ? JSONValue.null : .int(value) }
     fields += [
-      ("width", .int(width)), ("height", .int(height)), ("storedWidth", .int(storedWidth)),
-      ("storedHeight", .int(storedHeight)), ("format", format.map { .string($0) } ?? .null),
+      ("width", side(width)), ("height", side(height)), ("storedWidth", side(storedWidth)),
+      ("storedHeight", side(storedHeight)), ("format", format.map { .string($0) } ?? .null),
       ("bytes", .int(Int(bytes))),
     ]
     if let thumbnail {

@@ -102,6 +102,7 @@ public struct ThumbnailRequest: OptionValues {
     var options = ThumbnailOptions(size: sizes[0], limits: try LimitOptions(parsed).decodeLimits)
     options.replacesUnstampedFiles = parsed.has("overwrite")
     options.remakesCurrentThumbnails = parsed.has("force")
+    options.keepsCachedOriginal = !parsed.has("thumbnails-only")
     if let fit = parsed.value("fit") {
       guard let value = ThumbnailFit(rawValue: fit) else {
         throw UsageError("--fit must be inside or cover (got \(fit))")

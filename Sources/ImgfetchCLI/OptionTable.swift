@@ -147,6 +147,9 @@ public enum OptionGroup: String, CaseIterable, Sendable {
         ),
         OptionSpec(
           "overwrite", help: "replace a file at a thumbnail's name that imgfetch did not make (default: refuse it)"),
+        OptionSpec(
+          "thumbnails-only",
+          help: "keep no downloaded original: each is validated, thumbnailed, then removed from the cache"),
         OptionSpec("force", help: "make thumbnails again even when an up-to-date one exists (default: reuse it)"),
         OptionSpec(
           "placeholder", value: true, valueName: "KIND",

@@ -104,6 +104,54 @@ import Thumbnails
     #expect(loader.requests.count == 1)
   }
 
+  /// `keepsCachedOriginal` off (`imgfetch --thumbnails-only`): callers sharing one download all get
+  /// the thumbnail, the entry is gone afterwards, and a later load reuses the thumbnail from its
+  /// stamp without a request; several sizes are current together or not at all.
+  @Test func withoutKeepingTheOriginalALaterLoadFindsItsThumbnailsAndDownloadsNothing() async throws {
+    let loader = loader("Landscape_1.jpg", chunkSize: 4096)
+    loader.hold(url, atByte: 50_000)
+    let fetcher = try fetcher(loader)
+    var options = ThumbnailOptions(size: .longestSide(128))
+    options.keepsCachedOriginal = false
+    let (shared, url) = (options, url)
+    let (first, second) = (
+      Task { try await fetcher.thumbnail(at: url, options: shared) },
+      Task { try await fetcher.thumbnail(at: url, options: shared) }
+    )
+    try await waitUntil("the transfer to reach its hold") { loader.isHeld(url) }
+    loader.release(url)
+    let results = [try await first.value, try await second.value]
+    #expect(loader.requests.count == 1, "one download for both")
+    for made in results {
+      #expect(!made.originalIsKept && made.thumbnail.width == 128 && made.thumbnail.height == 85)
+      #expect(FileManager.default.fileExists(atPath: made.thumbnail.path))
+      #expect(!FileManager.default.fileExists(atPath: made.original.path))
+    }
+    #expect(results[0].thumbnail.path == results[1].thumbnail.path)
+    #expect(results.contains { $0.original.value?.header.format == .jpeg })
+    #expect(cache.cachedFile(for: CacheKey(url: url.absoluteString)) == nil)
+
+    let again = try await fetcher.thumbnail(at: url, options: options)
+    #expect(loader.requests.count == 1, "nothing downloaded")
+    #expect(again.original.isCacheHit && again.thumbnail.reused && !again.originalIsKept)
+    #expect(again.original.byteCount == Int64(try TestFiles.bytes("Landscape_1.jpg").count))
+    #expect(again.thumbnail.path == results[0].thumbnail.path)
+
+    // Two sizes, one of which was never made: downloaded again and both written (the new download is
+    // newer than the old thumbnail), then the entry removed.
+    let sizes: [ThumbnailSize] = [.longestSide(128), .longestSide(32)]
+    let both = try await fetcher.thumbnail(at: url, options: options, sizes: sizes)
+    #expect(loader.requests.count == 2)
+    #expect(both.thumbnails.map(\.width) == [128, 32] && both.thumbnails.allSatisfy { !$0.reused })
+    #expect(cache.cachedFile(for: CacheKey(url: url.absoluteString)) == nil)
+    let bothAgain = try await fetcher.thumbnail(at: url, options: options, sizes: sizes)
+    #expect(loader.requests.count == 2 && bothAgain.thumbnails.allSatisfy(\.reused))
+    // Another option (the filter) is another thumbnail: not current.
+    options.filter = .bilinear
+    _ = try await fetcher.thumbnail(at: url, options: options)
+    #expect(loader.requests.count == 3)
+  }
+
   @Test func aMissingFileIsADownloadError() async throws {
     let error = await #expect(throws: ImageFetchError.self) {
       try await fetcher(LocalFileLoader([:])).image(at: url)
@@ -218,6 +266,7 @@ import Thumbnails
     let counts = Locked((stores: 0, locks: 0, removals: 0))
     init(_ inner: DiskCache) { self.inner = inner }
     func cachedFile(for key: CacheKey) -> String? { inner.cachedFile(for: key) }
+    func path(for key: CacheKey) -> String { inner.path(for: key) }
     func partPath(for key: CacheKey) -> String { inner.partPath(for: key) }
     func store(_ part: String, as key: CacheKey) throws(CacheError) -> String {
       counts.withLock { $0.stores += 1 }

@@ -65,6 +65,12 @@ public final class ParseFixture: Sendable {
     try await stats()["counts"]?[route] as? Int ?? 0
   }
 
+  /// How many requests reached any stored file (every `files/...` route together).
+  public func fileRequests() async throws -> Int {
+    let counts = try await stats()["counts"] ?? [:]
+    return counts.filter { $0.key.hasPrefix("files/") }.values.reduce(0) { $0 + ($1 as? Int ?? 0) }
+  }
+
   /// How many query results (rows) the server has sent for a route, such as `classes/Photo`.
   public func rowsSent(_ route: String) async throws -> Int {
     try await stats()["rows"]?[route] as? Int ?? 0

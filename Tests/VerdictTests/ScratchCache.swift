@@ -18,6 +18,8 @@ struct ScratchCache: FileCaching {
     return FileManager.default.fileExists(atPath: path) ? path : nil
   }
 
+  func path(for key: CacheKey) -> String { directory.appendingPathComponent(key.fileName).path }
+
   func partPath(for key: CacheKey) -> String { directory.appendingPathComponent(key.fileName + ".part").path }
 
   func store(_ part: String, as key: CacheKey) throws(CacheError) -> String {

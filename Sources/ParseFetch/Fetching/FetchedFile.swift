@@ -13,4 +13,20 @@ public struct FetchedFile<Value: Sendable>: Sendable {
   public var isCacheHit: Bool
   /// The entry's size in bytes.
   public var byteCount: Int64
+
+  /// Creates a description of a cache entry (what ``FileFetcher/fetch(_:key:headers:headersOrigin:validator:progress:)``
+  /// returns; also for a caller that reports an entry it did not fetch).
+  /// - Parameters:
+  ///   - key: The entry's key.
+  ///   - path: The entry's path.
+  ///   - value: The validation's result, if this fetch validated it.
+  ///   - isCacheHit: Whether no request was made.
+  ///   - byteCount: The entry's size in bytes.
+  public init(key: CacheKey, path: String, value: Value?, isCacheHit: Bool, byteCount: Int64) {
+    self.key = key
+    self.path = path
+    self.value = value
+    self.isCacheHit = isCacheHit
+    self.byteCount = byteCount
+  }
 }

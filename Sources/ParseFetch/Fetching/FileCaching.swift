@@ -8,6 +8,8 @@ import SystemFiles
 public protocol FileCaching: Sendable {
   /// The entry for `key` if it is stored (marking it recently used), without validation.
   func cachedFile(for key: CacheKey) -> String?
+  /// Where the entry for `key` is (or would be) stored, whether or not it is there now.
+  func path(for key: CacheKey) -> String
   /// Where the download for `key` is written until it is validated.
   func partPath(for key: CacheKey) -> String
   /// Makes a validated `.part` file the entry for `key`; returns the entry's path.

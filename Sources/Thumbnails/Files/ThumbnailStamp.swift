@@ -79,6 +79,22 @@ public struct ThumbnailStamp: Sendable, Equatable {
     key.split(separator: " ").first { $0.hasPrefix("source=") }.map { String($0.dropFirst(7)) }
   }
 
+  /// A key without the `bytes=` and `mtime=` of its source: what still identifies a thumbnail
+  /// once its source file is gone (a cache entry removed after its thumbnails were made, whose name
+  /// alone fixes its content).
+  /// - Parameter key: A stamp's key.
+  /// - Returns: The key with those two fields left out.
+  public static func keyIgnoringSourceState(_ key: String) -> String {
+    key.split(separator: " ").filter { !$0.hasPrefix("bytes=") && !$0.hasPrefix("mtime=") }.joined(separator: " ")
+  }
+
+  /// The source size a key records (`bytes=`), if it is a number.
+  /// - Parameter key: A stamp's key.
+  /// - Returns: The size in bytes of the source the thumbnail was made from.
+  public static func sourceBytes(inKey key: String) -> Int? {
+    key.split(separator: " ").first { $0.hasPrefix("bytes=") }.flatMap { Int($0.dropFirst(6)) }
+  }
+
   /// Reads a stamp back from its text.
   /// - Parameter text: A stamp's text.
   /// - Returns: `nil` when the text is not a stamp of this version.

@@ -63,6 +63,12 @@ public struct ThumbnailOptions: Sendable, Equatable {
   /// thumbnail file (no second decode of the source); for a reused thumbnail, from a decode of
   /// that small file. Not recorded in the stamp: it changes nothing in the file.
   public var makesThumbHash = false
+  /// Whether a downloaded original stays in the cache once its thumbnails are made (the default).
+  /// False (`imgfetch --thumbnails-only`), `ImageFetcher`'s thumbnail loads validate the download,
+  /// write its thumbnails and then remove the cache entry; a later load finds the thumbnails current
+  /// from their stamps (``Thumbnailer/existingThumbnails(ofRemovedSourceAt:sizes:)``) and downloads
+  /// nothing. ``Thumbnailer`` itself never removes a file. Not recorded in the stamp.
+  public var keepsCachedOriginal = true
 
   /// Creates options.
   /// - Parameters:
