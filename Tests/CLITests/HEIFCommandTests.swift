@@ -56,7 +56,7 @@ import Testing
     let cases = [
       (
         "heic/heif_truncated_truncated.heic",
-        "truncated HEIC: Invalid input: Unexpected end of file: Extent in iloc box references data outside of file bounds (points to file position 1648) (libheif)"
+        "truncated HEIC: item 2's data runs to byte 3658, past the end of the file (3657 bytes)"
       ),
       ("heic/heif_corrupted_corrupted.heic", "corrupt HEIC: Invalid input: No 'meta' box (libheif)"),
       (
