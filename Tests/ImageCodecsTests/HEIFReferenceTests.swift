@@ -28,8 +28,18 @@ import Testing
 
   static let formats = Fixtures.root.appendingPathComponent("Fixtures/formats")
 
+  /// The libheif HEIF decodes load (`IMGFETCH_LIBHEIF` may name another than Debian's 1.15.1).
+  static let libheifVersion = ImageDecoder.heifLibraryVersion ?? "none"
+  /// Whether it is Debian 12's, whose messages the exact expectations quote; another's own words
+  /// are held to their kind and to one line.
+  static let isLibheif115 = libheifVersion.hasPrefix("1.15.")
+  /// The reference table of that libheif's heif-convert: `heif.tsv` for 1.15, else
+  /// `heif-<version>.tsv`, made by `scripts/libheif-upstream` (a newer colour conversion differs
+  /// in the last bits of some pictures).
+  static let tableName = isLibheif115 ? "heif.tsv" : "heif-\(libheifVersion).tsv"
+
   static let table: [Row] = {
-    let text = (try? String(contentsOf: formats.appendingPathComponent("heif.tsv"), encoding: .utf8)) ?? ""
+    let text = (try? String(contentsOf: formats.appendingPathComponent(tableName), encoding: .utf8)) ?? ""
     return text.split(separator: "\n").dropFirst(2).map { line in
       let field = line.split(separator: "\t").map(String.init)
       return Row(
@@ -80,6 +90,9 @@ import Testing
   }
 
   @Test func theTableCoversEveryFile() throws {
+    #expect(
+      FileManager.default.fileExists(atPath: Self.path(Self.tableName)),
+      "no Fixtures/formats/\(Self.tableName) for libheif \(Self.libheifVersion): scripts/libheif-upstream makes it")
     let listed = Set(Self.table.map(\.file))
     for folder in ["heic", "avif"] {
       let names = try FileManager.default.contentsOfDirectory(atPath: Self.formats.appendingPathComponent(folder).path)
@@ -212,7 +225,9 @@ import Testing
         Issue.record("\(label): accepted")
         continue
       }
-      #expect(error.kind == .limitExceeded && error.message == message, "\(label): \(error)")
+      #expect(error.kind == .limitExceeded, "\(label): \(error)")
+      #expect(
+        Self.isLibheif115 ? error.message == message : error.message.hasSuffix(" (libheif)"), "\(label): \(error)")
     }
   }
 
@@ -248,7 +263,11 @@ import Testing
           Issue.record("\(file) \(label): accepted")
           continue
         }
-        #expect(error.kind == kind && error.message == message, "\(file) \(label): \(error)")
+        // libheif's own words differ between versions; imgfetch's (the truncation) do not.
+        let exact = Self.isLibheif115 || !message.hasSuffix(" (libheif)")
+        #expect(error.kind == kind, "\(file) \(label): \(error)")
+        #expect(exact ? error.message == message : error.message.hasSuffix(" (libheif)"), "\(file) \(label): \(error)")
+        #expect(!error.message.contains("\n"))
         #expect(error.summary == (kind == .truncated ? "truncated HEIC" : "corrupt HEIC"))
       }
     }

@@ -14,6 +14,7 @@
 
 /* What Swift also calls below the front ends: the encoders, and the engines' tests and counts. */
 #include "imc_jpeg_engine.h"
+#include "imc_libheif.h"
 #include "imc_libjpeg.h"
 #include "imc_libpng.h"
 #include "imc_libwebp.h"

@@ -1,6 +1,7 @@
 /* imc_heif_library.c: see imc_heif_library.h. Nothing links libheif (only its headers are needed to
  * build: Debian's libheif-dev). */
 #include "imc_heif_library.h"
+#include "imc_libheif.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -38,4 +39,14 @@ int imc_heif_load(char *reason, size_t capacity) {
   pthread_once(&load_once, load);
   if (!loaded && reason && capacity > 0) snprintf(reason, capacity, "%s", failure);
   return loaded;
+}
+
+int imc_heif_library_version(char *out, size_t capacity) {
+  if (!imc_heif_load(out, capacity)) return 0;
+  /* heif_get_version_number(): 0xHHMMLL00 (major, minor, maintenance). */
+  uint32_t number = imc_heif.heif_get_version_number();
+  if (capacity > 0)
+    snprintf(out, capacity, "%u.%u.%u", (unsigned)(number >> 24 & 0xff), (unsigned)(number >> 16 & 0xff),
+             (unsigned)(number >> 8 & 0xff));
+  return 1;
 }

@@ -9,4 +9,8 @@
 extern const imc_format_ops imc_heic_format;
 extern const imc_format_ops imc_avif_format;
 
+/* The version of the libheif HEIF decodes use ("1.15.1"), loading it if no decode has: 1 and the
+ * version in `out`, or 0 and the reason it cannot be loaded. */
+int imc_heif_library_version(char *out, size_t capacity);
+
 #endif
