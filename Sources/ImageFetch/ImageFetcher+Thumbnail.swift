@@ -121,12 +121,3 @@ extension ImageFetcher {
     return FetchedThumbnail(original: original, thumbnails: kept, originalIsKept: false)
   }
 }
-
-extension ThumbnailOptions {
-  /// These options with another size.
-  fileprivate func sized(_ size: ThumbnailSize) -> ThumbnailOptions {
-    var options = self
-    options.size = size
-    return options
-  }
-}

@@ -130,7 +130,8 @@ final class BatchRun: Sendable {
       // With --thumbnail, the fetcher's one decode of a download validates it and makes the thumbnail.
       case .url(let url):
         if let thumbnails = settings.fetcherThumbnail {
-          path = try await record(fetcher.thumbnail(at: url, options: thumbnails, sizes: fetcherSizes, progress: progress), into: &outcome)
+          path = try await record(
+            fetcher.thumbnail(at: url, options: thumbnails, sizes: fetcherSizes, progress: progress), into: &outcome)
         } else {
           path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
         }
@@ -147,7 +148,8 @@ final class BatchRun: Sendable {
       case .objectFile(_, let file):
         if let thumbnails = settings.fetcherThumbnail {
           path = try await record(
-            fetcher.thumbnail(for: file.get(), options: thumbnails, sizes: fetcherSizes, progress: progress), into: &outcome)
+            fetcher.thumbnail(for: file.get(), options: thumbnails, sizes: fetcherSizes, progress: progress),
+            into: &outcome)
         } else {
           path = try await record(fetcher.cachedFile(for: file.get(), progress: progress), into: &outcome)
         }
@@ -188,6 +190,8 @@ final class BatchRun: Sendable {
   private func record(_ result: FetchedThumbnail, into outcome: inout ItemOutcome) -> String {
     outcome.thumbnail = result.thumbnail
     if result.thumbnails.count > 1 { outcome.thumbnails = result.thumbnails }
+    // The download's decode made them: its profile's note is said here, as a local file's is.
+    LocalItem.sayColorNote(of: result.thumbnails, source: outcome.source)
     outcome.originalRemoved = !result.originalIsKept
     return record(result.original, into: &outcome)
   }

@@ -114,10 +114,8 @@ enum DryRun {
       return nil
     }
     for size in settings.thumbnailSizes {
-      var sized = options
-      sized.size = size
       do throws(ThumbnailError) {
-        let planned = try Thumbnailer(options: sized).plannedThumbnail(forFileAt: path)
+        let planned = try Thumbnailer(options: options.sized(size)).plannedThumbnail(forFileAt: path)
         emit(
           Step(
             source: path, action: planned.reused ? "upToDate" : "write", path: planned.path,

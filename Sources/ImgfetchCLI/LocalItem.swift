@@ -49,17 +49,24 @@ public enum LocalItem {
         // One decode for every size.
         outcome.thumbnails = try Thumbnailer(options: thumbnail).makeThumbnails(forFileAt: path, sizes: sizes)
         outcome.thumbnail = outcome.thumbnails.first
-        if let note = outcome.thumbnails.lazy.compactMap(\.colorNote).first {
-          Console.error("\(path): \(note); treated as sRGB")
-        }
+        sayColorNote(of: outcome.thumbnails, source: path)
       } else if let thumbnail {
         outcome.thumbnail = try Thumbnailer(options: thumbnail).makeThumbnail(forFileAt: path)
-        // A profile that could not be used is said once, when the thumbnail is made.
-        if let note = outcome.thumbnail?.colorNote { Console.error("\(path): \(note); treated as sRGB") }
+        sayColorNote(of: [outcome.thumbnail].compactMap { $0 }, source: path)
       }
     } catch {
       outcome.failure = describe(error)
     }
+  }
+
+  /// Says on standard error, once, that the source's colour profile could not be used, when the
+  /// thumbnails were made now (a reused one carries no note): `SOURCE: ICC profile ignored: …;
+  /// treated as sRGB`.
+  /// - Parameters:
+  ///   - thumbnails: What was made or reused.
+  ///   - source: The source as the line names it.
+  static func sayColorNote(of thumbnails: [ThumbnailResult], source: String) {
+    if let note = thumbnails.lazy.compactMap(\.colorNote).first { Console.error("\(source): \(note); treated as sRGB") }
   }
 
   /// Whether the file is a thumbnail imgfetch made, in any format (named as one and carrying a stamp).

@@ -1,6 +1,7 @@
 import FixtureSupport
 import Foundation
 import ImageCodecs
+import ParseFixtureSupport
 import Testing
 import Thumbnails
 
@@ -45,17 +46,43 @@ import Thumbnails
     }
   }
 
+  /// display-p3.jpg with its profile's tag table cut off: a truncated profile in an otherwise good JPEG.
+  static func cutProfile(_ path: String) throws {
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    let at = try #require((0..<(bytes.count - 12)).first { bytes[$0..<($0 + 12)].elementsEqual(Array("ICC_PROFILE".utf8) + [0]) })
+    let length = Int(bytes[at - 2]) << 8 | Int(bytes[at - 1])
+    let cut = 200
+    bytes.replaceSubrange((at + 14 + cut)..<(at - 2 + length), with: [])
+    bytes[at - 2] = UInt8((14 + cut + 2) >> 8)
+    bytes[at - 1] = UInt8((14 + cut + 2) & 0xFF)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+  }
+
+  /// A download's thumbnails are made by the fetcher from the download's own decode: the note is
+  /// said for them too, once, naming the URL (one size; several, with --thumbnails-only).
+  @Test func anUnusableProfileOfADownloadIsSaidOnce() async throws {
+    let scratch = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let source = scratch.path + "/cut.jpg"
+    try FileManager.default.copyItem(atPath: ViewedImage.colorFixture("display-p3.jpg"), toPath: source)
+    try Self.cutProfile(source)
+    let name = "0123456789abcdef0123456789abcdef_cut.jpg"
+    let fixture = try await ParseFixture(files: [name: source])
+    let url = fixture.fileURL(name).absoluteString
+    let note = "imgfetch: \(url): ICC profile ignored: truncated (200 of 660 bytes); treated as sRGB\n"
+    for (index, more) in [["--thumbnail", "64"], ["--thumbnail", "64,32", "--thumbnails-only"]].enumerated() {
+      let cache = scratch.path + "/cache\(index)"
+      let run = try runImgfetch([url, "--cache-dir", cache] + more)
+      #expect(run.status == 0, "\(more): \(run.stderrText)")
+      #expect(run.stderrText == note, "\(more)")
+      let reused = try runImgfetch([url, "--cache-dir", cache] + more)
+      #expect(reused.status == 0 && reused.stderrText.isEmpty, "said when made, not when reused: \(more)")
+    }
+  }
+
   @Test func anUnusableProfileIsSaidOnceOnStandardError() throws {
     try Self.withCopies(["display-p3.jpg"]) { directory, sources in
-      // The profile's tag table cut off: a truncated profile in an otherwise good JPEG.
-      var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: sources[0])))
-      let at = try #require((0..<(bytes.count - 12)).first { bytes[$0..<($0 + 12)].elementsEqual(Array("ICC_PROFILE".utf8) + [0]) })
-      let length = Int(bytes[at - 2]) << 8 | Int(bytes[at - 1])
-      let cut = 200
-      bytes.replaceSubrange((at + 14 + cut)..<(at - 2 + length), with: [])
-      bytes[at - 2] = UInt8((14 + cut + 2) >> 8)
-      bytes[at - 1] = UInt8((14 + cut + 2) & 0xFF)
-      try Data(bytes).write(to: URL(fileURLWithPath: sources[0]))
+      try Self.cutProfile(sources[0])
       let run = try runImgfetch(["--thumbnail", "64"] + sources)
       #expect(run.status == 0)
       #expect(run.stderrText == "imgfetch: \(sources[0]): ICC profile ignored: truncated (200 of 660 bytes); treated as sRGB\n")

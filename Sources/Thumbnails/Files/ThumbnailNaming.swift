@@ -82,9 +82,7 @@ public enum ThumbnailNaming {
     var written: [[String]: String] = [:]
     for source in sources {
       for size in sizes.isEmpty ? [options.size] : sizes {
-        var sized = options
-        sized.size = size
-        guard let target = try? path(forSource: source, options: sized, format: format) else { continue }
+        guard let target = try? path(forSource: source, options: options.sized(size), format: format) else { continue }
         let key = ThumbnailDirectory.components(ofFile: target)
         if let owner = taken[key] { return (owner, source, target) }
         if let other = written[key], other != source || sizes.count > 1 { return (other, source, target) }

@@ -17,9 +17,8 @@ extension Thumbnailer {
     guard !options.remakesCurrentThumbnails else { return nil }
     var results: [ThumbnailResult] = []
     for size in sizes.isEmpty ? [options.size] : sizes {
-      var sized = options
-      sized.size = size
-      guard let existing = try? ThumbnailReuse(source: path, status: nil, options: sized).existingThumbnail() else {
+      let reuse = ThumbnailReuse(source: path, status: nil, options: options.sized(size))
+      guard let existing = try? reuse.existingThumbnail() else {
         return nil
       }
       results.append(existing)

@@ -32,11 +32,7 @@ extension Thumbnailer {
     -> [ThumbnailResult]
   {
     guard !sizes.isEmpty else { throw .invalidOptions("no thumbnail size") }
-    let each = sizes.map { size in
-      var sized = self
-      sized.options.size = size
-      return sized
-    }
+    let each = sizes.map { Thumbnailer(options: options.sized($0)) }
     if sizes.count == 1 { return [try each[0].makeThumbnail(forFileAt: path)] }
     for sized in each { try sized.validate() }
     guard let status = FileStatus.of(path) else {

@@ -101,4 +101,14 @@ public struct ThumbnailOptions: Sendable, Equatable {
     self.colorSpace = colorSpace
     self.outputDirectory = outputDirectory
   }
+
+  /// These options with another size: what each size of a set (`--thumbnail 64,256,1024`) is made,
+  /// named, stamped and reused with.
+  /// - Parameter size: The size.
+  /// - Returns: A copy with ``size`` replaced.
+  public func sized(_ size: ThumbnailSize) -> ThumbnailOptions {
+    var options = self
+    options.size = size
+    return options
+  }
 }
