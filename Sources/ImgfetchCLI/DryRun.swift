@@ -27,7 +27,10 @@ enum DryRun {
       case "download": return "would download \(source) to \(path!)"
       case "cached": return "cached: \(source) as \(path!)"
       case "query": return "would query \(source) and download its file unless it is cached"
-      case "removeOriginal": return "would remove \(path!) once its thumbnails are written (--thumbnails-only)"
+      case "removeOriginal":
+        // A Parse object's cache entry is named by its query's answer, which a dry run does not ask.
+        let original = path ?? "the file of \(source)"
+        return "would remove \(original) once its thumbnails are written (--thumbnails-only)"
       case "skip": return "would skip \(source) (\(LocalItem.thumbnailSkipReason))"
       default: return "\(action) \(source)"
       }
@@ -55,9 +58,12 @@ enum DryRun {
     func emit(_ step: Step) {
       if !invocation.output.quiet { Console.out(invocation.output.json ? step.json : step.line) }
     }
+    let keepsNoOriginal = settings.thumbnail?.keepsCachedOriginal == false
     if let className = settings.className {
       items += 1
-      emit(Step(source: "class \(className) (column \(settings.column ?? ""))", action: "query"))
+      let source = "class \(className) (column \(settings.column ?? ""))"
+      emit(Step(source: source, action: "query"))
+      if keepsNoOriginal { emit(Step(source: source, action: "removeOriginal")) }
     }
     for source in settings.sources where settings.shard?.contains(source.shardKey) ?? true {
       items += 1
@@ -69,7 +75,6 @@ enum DryRun {
         if let failure = plan(path, settings: settings, emit: emit) { failures.append(failure) }
       case .url(let url):
         let entry = directory + "/" + CacheKey(url: url.absoluteString).fileName
-        let keepsNoOriginal = settings.thumbnail?.keepsCachedOriginal == false
         if FileStatus.of(entry) == nil {
           // With --thumbnails-only, the thumbnails an earlier run left stand for the removed original.
           if keepsNoOriginal, let options = settings.thumbnail,
@@ -95,6 +100,7 @@ enum DryRun {
         if keepsNoOriginal { emit(Step(source: source.label, action: "removeOriginal", path: entry)) }
       case .object, .objectFile:
         emit(Step(source: source.label, action: "query"))
+        if keepsNoOriginal { emit(Step(source: source.label, action: "removeOriginal")) }
       }
     }
     return ExitCode.of(failures: failures, items: items)

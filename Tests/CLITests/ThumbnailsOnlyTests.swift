@@ -218,6 +218,51 @@ import Testing
     #expect(try await fixture.fileRequests() == 1)
   }
 
+  /// A class walk's dry run names the removal too (its entries are named by the query a dry run
+  /// does not send), and sends no request.
+  @Test func theDryRunOfAClassSaysItsOriginalsWouldBeRemoved() async throws {
+    let fixture = try await Self.server(count: 1)
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let run = try Self.walk(fixture, cache: cache, ["--thumbnail", "32", "--thumbnails-only", "--dry-run"])
+    #expect(run.status == 0, "\(run.stderrText)")
+    #expect(
+      run.stdoutText
+        == "would query class Photo (column MainImage) and download its file unless it is cached\n"
+        + "would remove the file of class Photo (column MainImage) once its thumbnails are written "
+        + "(--thumbnails-only)\n")
+    let json = try Self.walk(fixture, cache: cache, ["--thumbnail", "32", "--thumbnails-only", "--dry-run", "--json"])
+    #expect(json.stdoutText.split(separator: "\n").last?.contains(#""action":"removeOriginal""#) == true)
+    let (queries, files) = (try await fixture.requests("classes/Photo"), try await fixture.fileRequests())
+    #expect(queries == 0 && files == 0, "a dry run sends no request")
+  }
+
+  /// A thumbnail that cannot be written (here a folder stands where it goes) fails the item and
+  /// leaves the validated original in the cache; once the thumbnail can be written, the next run
+  /// makes it from that original without downloading again, and then removes it.
+  @Test func anOriginalWhoseThumbnailCannotBeWrittenIsKeptForTheNextRun() async throws {
+    let fixture = try await Self.server(count: 1)
+    let cache = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let url = fixture.fileURL("0123456789abcdef0123456789abcdef_p000000000.jpg").absoluteString
+    let entry = cache.path + "/" + CacheKey(url: url).fileName
+    let arguments = [url, "--cache-dir", cache.path, "--thumbnail", "32", "--thumbnails-only"]
+    _ = try DiskCache(directory: cache.path)  // its CACHEDIR.TAG, so the folder below is in imgfetch's cache
+    try FileManager.default.createDirectory(atPath: entry + ".thumb-32.jpg", withIntermediateDirectories: true)
+    let failed = try runImgfetch(arguments)
+    #expect(failed.status == 5, "\(failed.status) \(failed.stderrText)")
+    #expect(failed.stderrText.contains(entry + ".thumb-32.jpg"), "\(failed.stderrText)")
+    let photo = try ImageDecoder.decode(contentsOf: TestFiles.image("Landscape_1.jpg").path)
+    #expect(try ImageDecoder.decode(contentsOf: entry).bytes == photo.bytes, "the original is kept, whole")
+
+    try FileManager.default.removeItem(atPath: entry + ".thumb-32.jpg")
+    let next = try runImgfetch(arguments)
+    #expect(next.status == 0, "\(next.stderrText)")
+    #expect(try await fixture.fileRequests() == 1, "the first run's download only")
+    #expect(!FileManager.default.fileExists(atPath: entry))
+    #expect(try ImageDecoder.decode(contentsOf: entry + ".thumb-32.jpg").width == 32)
+  }
+
   @Test func aLocalFileIsAUsageErrorAndIsLeftAsItIs() throws {
     let folder = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: folder) }
