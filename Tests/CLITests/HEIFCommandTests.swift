@@ -162,6 +162,27 @@ import Testing
     }
   }
 
+  /// A HEIC laid out as iOS 18 writes it (an Exif block describing two images): with libheif 1.15
+  /// the command says, in one line, that this libheif cannot read it and what can, exit 4, no
+  /// thumbnail; with 1.18.1 or later (IMGFETCH_LIBHEIF) it is a photo like any other.
+  @Test func anIOS18LayoutSaysWhichLibheifReadsIt() throws {
+    try Self.withCopies([Self.formats("heic-made/shared-exif.heic")]) { directory, copies in
+      let version = ImageDecoder.heifLibraryVersion ?? ""
+      let run = try runImgfetch(["--thumbnail", "32"] + copies)
+      guard version.hasPrefix("1.15.") else {
+        #expect(run.status == 0, "libheif \(version): \(run.stderrText)")
+        return
+      }
+      #expect(run.status == 4)
+      #expect(
+        run.stderrText
+          == "imgfetch: \(copies[0]): unsupported HEIC: Invalid input: Unspecified: Metadata not correctly assigned "
+          + "to image (libheif \(version) cannot read this layout, which iOS 18 writes; point IMGFETCH_LIBHEIF at "
+          + "libheif 1.18.1 or later)\n")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["shared-exif.heic"])
+    }
+  }
+
   @Test func aHEICWithoutItsExtensionIsFoundByItsContent() throws {
     try Self.withCopies([Self.formats("heic/heif_RGB_8__29x100.heif")]) { directory, copies in
       let bare = directory + "/picture"

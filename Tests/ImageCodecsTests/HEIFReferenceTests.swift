@@ -248,6 +248,47 @@ import Testing
     }
   }
 
+  /// Whether the loaded libheif is older than 1.18, which first reads item references naming several images.
+  static let isBefore118: Bool = {
+    let parts = libheifVersion.split(separator: ".").compactMap { Int($0) }
+    return parts.count >= 2 && (parts[0], parts[1]) < (1, 18)
+  }()
+
+  /// iOS 18 cameras write item references naming several images (the gain map's `auxl` and the
+  /// Exif's `cdsc` each describe the primary image and its `tmap` item). libheif before 1.18 refuses
+  /// them: the verdict calls the file unsupported, not corrupt, and says how to read it, on every
+  /// path; 1.18.1 and later read it. The files are a pillow_heif file and one made here, each with
+  /// one reference widened by scripts/heif-shared-reference (heic-made/README).
+  @Test func referencesNamingSeveralImagesAsIOS18WritesNeedLibheif118() throws {
+    let cases = [
+      ("heic-made/shared-exif.heic", "heic/heif_other_L_exif_xmp_iptc.heic", "Metadata not correctly assigned to image"),
+      ("heic-made/shared-alpha.heic", "heic-made/two-images.heic", "Too many auxiliary image references"),
+    ]
+    for (file, original, words) in cases {
+      let row = Row(file: file, verdict: "-", width: 0, height: 0, rgba8: "-", rgba16: "-")
+      let outcomes = try Self.outcomes(row)
+      if Self.isBefore118 {
+        let message =
+          "Invalid input: Unspecified: \(words) (libheif \(Self.libheifVersion) cannot read this layout, which iOS "
+          + "18 writes; point IMGFETCH_LIBHEIF at libheif 1.18.1 or later)"
+        for (label, outcome) in outcomes {
+          guard case .failure(let error) = outcome else {
+            Issue.record("\(file) \(label): accepted")
+            continue
+          }
+          #expect(error.kind == .unsupported && error.message == message, "\(file) \(label): \(error)")
+          #expect(error.summary == "unsupported HEIC")
+        }
+        continue
+      }
+      // The second target changes nothing in the primary picture: it is the original's, on every path.
+      let plain = try ImageDecoder.decode(contentsOf: Self.path(original), options: Self.rgba)
+      for (label, outcome) in outcomes {
+        #expect((try? outcome.get().bytes) == plain.bytes, "\(file) \(label)")
+      }
+    }
+  }
+
   @Test func errorsSayWhatIsWrongInOneLine() throws {
     let cases: [(String, DecodeError.Kind, String)] = [
       (

@@ -27,6 +27,15 @@ typedef struct {
   int alpha; /* the primary image has an alpha channel */
 } heif_state;
 
+/* Whether libheif before 1.18 refused an item reference naming several images: a gain map or an Exif
+ * block describing both the primary image and its `tmap` item, as iOS 18 cameras write. The file is
+ * valid (ISO/IEC 23008-12 allows it; libheif 1.18 reads it); this libheif cannot read it. */
+static int is_shared_reference_before_118(struct heif_error error, const char *line) {
+  if (error.code != heif_error_Invalid_input || imc_heif.heif_get_version_number() >= 0x01120000) return 0;
+  return strstr(line, "Too many auxiliary image references") != NULL ||
+         strstr(line, "Metadata not correctly assigned to image") != NULL;
+}
+
 /* libheif's error as imgfetch's status, with its message as the one-line reason (libheif ends some
  * with a line break, and joins parts with them). `what` names the step when it was not the read. */
 static int32_t heif_failed(struct heif_error error, const char *what, imc_status *status) {
@@ -45,6 +54,15 @@ static int32_t heif_failed(struct heif_error error, const char *what, imc_status
   while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ')) line[--n] = 0;
   for (size_t i = 0; i < n; i++)
     if (line[i] == '\n' || line[i] == '\r' || line[i] == '\t') line[i] = ' ';
+  if (is_shared_reference_before_118(error, line)) {
+    uint32_t version = imc_heif.heif_get_version_number();
+    imc_status_setf(status, IMC_ERR_UNSUPPORTED,
+                    "%s (libheif %u.%u.%u cannot read this layout, which iOS 18 writes; point IMGFETCH_LIBHEIF "
+                    "at libheif 1.18.1 or later)",
+                    line, (unsigned)(version >> 24 & 0xff), (unsigned)(version >> 16 & 0xff),
+                    (unsigned)(version >> 8 & 0xff));
+    return status->code;
+  }
   if (what)
     imc_status_setf(status, code, "%s: %s (libheif)", what, line);
   else
