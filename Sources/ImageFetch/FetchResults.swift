@@ -13,6 +13,9 @@ public struct ValidatedImage: Sendable {
   /// The thumbnail made from the same decode's rows, when the fetch asked for one (ready for its
   /// file: alpha composited over white when its format is JPEG).
   public var thumbnail: Image?
+  /// The decode several thumbnails are made from (``DecodeGoal/thumbnails(_:_:)``), at their scale:
+  /// used by the fetcher and then dropped, as it is not the full-size ``image``.
+  var decodedForSizes: Image?
 
   /// The stored width.
   public var width: Int { header.width }

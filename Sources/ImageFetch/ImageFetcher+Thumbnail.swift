@@ -14,7 +14,8 @@ extension ImageFetcher {
   /// ```
   ///
   /// With several `sizes`, one thumbnail per size (``FetchedThumbnail/thumbnails``), made as
-  /// ``/Thumbnails/Thumbnailer/makeThumbnails(forFileAt:sizes:)`` makes them. With
+  /// ``/Thumbnails/Thumbnailer/makeThumbnails(forFileAt:sizes:)`` makes them; a download's are
+  /// made from the decode that validates it, so it is decoded once. With
   /// ``/Thumbnails/ThumbnailOptions/keepsCachedOriginal`` off, the original is removed from the
   /// cache once its thumbnails are written, and a later load that finds them current downloads
   /// nothing (``FetchedThumbnail/originalIsKept``).
@@ -74,13 +75,22 @@ extension ImageFetcher {
     if !options.keepsCachedOriginal, let kept = keptThumbnails(of: source, options: first, sizes: sizes) {
       return kept
     }
-    var original = try await fetch(source, goal: sizes.count == 1 ? .thumbnail(first) : .verdict, progress: progress)
-    let (path, rendered) = (original.path, original.value?.thumbnail)
+    // A download's one decode validates it and makes every size: streamed into one thumbnail, or
+    // kept whole at the scale the largest of several needs.
+    let goal: DecodeGoal = sizes.count == 1 ? .thumbnail(first) : .thumbnails(first, sizes)
+    var original = try await fetch(source, goal: goal, progress: progress)
+    let (path, rendered, forSizes) = (original.path, original.value?.thumbnail, original.value?.decodedForSizes)
+    let header = original.value?.header
+    original.value?.decodedForSizes = nil
     let made: [ThumbnailResult]
     do {
       made = try await CPUWork.shared.run {
         let thumbnailer = Thumbnailer(options: first)
-        if sizes.count > 1 { return try thumbnailer.makeThumbnails(forFileAt: path, sizes: sizes) }
+        if sizes.count > 1 {
+          // A hit was not decoded now: the cached file's one decode makes them.
+          guard let forSizes, let header else { return try thumbnailer.makeThumbnails(forFileAt: path, sizes: sizes) }
+          return try thumbnailer.makeThumbnails(forFileAt: path, sizes: sizes, from: forSizes, header: header)
+        }
         // A download's decode already rendered it; a hit reuses the file its stamp matches.
         return [
           try rendered.map { try thumbnailer.writeThumbnail($0, forFileAt: path) }

@@ -14,6 +14,10 @@ enum DecodeGoal: Sendable {
   /// A thumbnail with these options: the decode runs at the plan's DCT scale and its rows feed
   /// a ``/Thumbnails/ThumbnailStream``.
   case thumbnail(ThumbnailOptions)
+  /// Several thumbnails: the whole picture at the scale the largest needs
+  /// (``/Thumbnails/Thumbnailer/scale(for:sizes:)``), kept for
+  /// ``/Thumbnails/Thumbnailer/makeThumbnails(forFileAt:sizes:from:header:)``.
+  case thumbnails(ThumbnailOptions, [ThumbnailSize])
 }
 
 /// Validates a download while it arrives with one ``/ImageCodecs/StreamingDecoder`` fed chunk by chunk: a
@@ -24,6 +28,8 @@ enum DecodeGoal: Sendable {
 final class ImageValidator: DownloadValidator {
   private let decoder: StreamingDecoder
   private let wantsPixels: Bool
+  /// Whether the pixels are the decode for several thumbnails, not the full-size image.
+  private var pixelsAreForSizes = false
   /// The thumbnail being made from the rows, until it fails for a reason that is not the file's.
   private var stream: ThumbnailStream?
   /// Where rows go: the whole image for `.pixels`, a reused strip otherwise.
@@ -45,6 +51,14 @@ final class ImageValidator: DownloadValidator {
     case .verdict:
       wantsPixels = false
       options.jpegScale = .eighth
+    case .thumbnails(var thumbnail, let sizes):
+      wantsPixels = true
+      pixelsAreForSizes = true
+      thumbnail.limits = options.limits
+      let thumbnailer = Thumbnailer(options: thumbnail)
+      decoder = StreamingDecoder(
+        options: thumbnailer.decodeOptions, scaleForHeader: { thumbnailer.scale(for: $0, sizes: sizes) })
+      return
     case .thumbnail(var thumbnail):
       wantsPixels = false
       thumbnail.limits = options.limits
@@ -98,7 +112,8 @@ final class ImageValidator: DownloadValidator {
       }
     }
     let image = wantsPixels && rowsFilled == rows?.height ? rows : nil
-    value = ValidatedImage(header: header, image: image, thumbnail: thumbnail)
+    value = ValidatedImage(header: header, image: pixelsAreForSizes ? nil : image, thumbnail: thumbnail)
+    if pixelsAreForSizes { value?.decodedForSizes = image }
     rows = nil
     self.stream = nil
   }

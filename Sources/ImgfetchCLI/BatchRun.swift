@@ -111,7 +111,7 @@ final class BatchRun: Sendable {
       reporter.progress.transfer(label, received: update.bytesReceived, expected: update.bytesExpected)
     }
     let path: String
-    let fetcherSizes = settings.fetcherThumbnail?.keepsCachedOriginal == false ? settings.thumbnailSizes : []
+    let sizes = settings.thumbnailSizes
     do {
       switch source {
       case .unreadableFolder(_, let message):
@@ -129,26 +129,26 @@ final class BatchRun: Sendable {
         }
       // With --thumbnail, the fetcher's one decode of a download validates it and makes the thumbnail.
       case .url(let url):
-        if let thumbnails = settings.fetcherThumbnail {
+        if let thumbnails = settings.thumbnail {
           path = try await record(
-            fetcher.thumbnail(at: url, options: thumbnails, sizes: fetcherSizes, progress: progress), into: &outcome)
+            fetcher.thumbnail(at: url, options: thumbnails, sizes: sizes, progress: progress), into: &outcome)
         } else {
           path = try await record(fetcher.cachedFile(at: url, progress: progress), into: &outcome)
         }
       case .object(let reference):
-        if let thumbnails = settings.fetcherThumbnail {
+        if let thumbnails = settings.thumbnail {
           path = try await record(
             fetcher.thumbnail(
-              of: reference, column: settings.column!, options: thumbnails, sizes: fetcherSizes, progress: progress),
+              of: reference, column: settings.column!, options: thumbnails, sizes: sizes, progress: progress),
             into: &outcome)
         } else {
           path = try await record(
             fetcher.cachedFile(of: reference, column: settings.column!, progress: progress), into: &outcome)
         }
       case .objectFile(_, let file):
-        if let thumbnails = settings.fetcherThumbnail {
+        if let thumbnails = settings.thumbnail {
           path = try await record(
-            fetcher.thumbnail(for: file.get(), options: thumbnails, sizes: fetcherSizes, progress: progress),
+            fetcher.thumbnail(for: file.get(), options: thumbnails, sizes: sizes, progress: progress),
             into: &outcome)
         } else {
           path = try await record(fetcher.cachedFile(for: file.get(), progress: progress), into: &outcome)
@@ -161,29 +161,11 @@ final class BatchRun: Sendable {
     // With --thumbnails-only the original is gone: the line names the source and its thumbnails.
     if outcome.originalRemoved { return outcome }
     outcome.cachePath = path
-    let thumbnail = outcome.thumbnail == nil ? settings.thumbnail : nil
-    // A download's validation read the header; the fetcher made its thumbnail, if one was asked for.
-    if outcome.format != nil && thumbnail == nil { return outcome }
+    // A download's validation read the header, and the fetcher made the thumbnails asked for.
+    if outcome.format != nil { return outcome }
     // A cache hit's header is a short read, done here: queued behind a long local decode in
     // `localWork` (one place with `--jobs 1`), it would hold the finished download's line back.
-    guard let thumbnail else {
-      LocalItem.examine(path, into: &outcome, thumbnail: nil, limits: settings.decodeLimits, alreadyValidated: true)
-      return outcome
-    }
-    // A thumbnail the fetcher did not make is a decode: off the cooperative pool.
-    let (limits, item, sizes) = (settings.decodeLimits, outcome, settings.thumbnailSizes)
-    outcome = await localWork.run {
-      var outcome = item
-      LocalItem.examine(
-        path, into: &outcome, thumbnail: thumbnail, limits: limits, alreadyValidated: true, sizes: sizes)
-      return outcome
-    }
-    if outcome.failure != nil && Task.isCancelled { outcome.failure = (.cancelled, "cancelled") }
-    // Thumbnails written into the cache count against --cache-max-size, as the fetcher's do.
-    let written = outcome.thumbnails.isEmpty ? [outcome.thumbnail].compactMap { $0 } : outcome.thumbnails
-    for made in written where !made.reused {
-      fetcher.files.cache.didWriteDerivedFile(at: made.path)
-    }
+    LocalItem.examine(path, into: &outcome, thumbnail: nil, limits: settings.decodeLimits, alreadyValidated: true)
     return outcome
   }
 

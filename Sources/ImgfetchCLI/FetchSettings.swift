@@ -21,14 +21,9 @@ struct FetchSettings: Sendable {
   var shard: Shard? { invocation.parse.shard }
   /// The thumbnail settings, with `--output-dir`'s folder and source root.
   var thumbnail: ThumbnailOptions?
-  /// Every `--thumbnail` size (`64,256,1024`); the fetcher makes one, so with several a download is
-  /// validated by the fetcher and its thumbnails made by one decode of the cached file.
+  /// Every `--thumbnail` size (`64,256,1024`): the fetcher makes them all with a download's own
+  /// decode (with `--thumbnails-only`, then removes the original).
   var thumbnailSizes: [ThumbnailSize] { invocation.thumbnail.sizes }
-  /// The thumbnail the fetcher makes with a download's own decode: none with several sizes.
-  /// With `--thumbnails-only`, every size: the fetcher removes the original once they are written.
-  var fetcherThumbnail: ThumbnailOptions? {
-    thumbnailSizes.count > 1 && thumbnail?.keepsCachedOriginal != false ? nil : thumbnail
-  }
   /// Whether a SOURCE was a folder (walked into its images).
   var walkedFolder = false
   var decodeLimits: DecodeLimits { invocation.limits.decodeLimits }

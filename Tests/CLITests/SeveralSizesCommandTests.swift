@@ -56,8 +56,8 @@ import Thumbnails
     }
   }
 
-  /// A download: the fetcher validates it, and its thumbnails are made from one decode of the
-  /// cached file, next to the entry; a second run downloads nothing and reuses them all.
+  /// A download: its one validating decode makes every size (the pixels a local run of the same
+  /// file writes), next to the entry; a second run downloads nothing and reuses them all.
   @Test func aDownloadGetsEverySize() async throws {
     let name = "0123456789abcdef0123456789abcdef_landscape.jpg"
     let fixture = try await ParseFixture(
@@ -76,6 +76,15 @@ import Thumbnails
     let list = try #require(object["thumbnails"] as? [[String: Any]])
     #expect(list.map { $0["path"] as? String } == [Self.name(entry, "64"), Self.name(entry, "128")])
     #expect(list.map { $0["reused"] as? Bool } == [false, false])
+    let local = cache.path + "/local.jpg"
+    try FileManager.default.copyItem(atPath: TestFiles.image("Landscape_1.jpg").path, toPath: local)
+    let alone = try runImgfetch([local, "--thumbnail", "64,128", "-q"])
+    #expect(alone.status == 0, "\(alone.stderrText)")
+    for size in ["64", "128"] {
+      let downloaded = try Data(contentsOf: URL(fileURLWithPath: Self.name(entry, size)))
+      let made = try Data(contentsOf: URL(fileURLWithPath: Self.name(local, size)))
+      #expect(try ImageDecoder.decode(downloaded) == ImageDecoder.decode(made), "\(size): the same pixels")
+    }
     let second = try runImgfetch(arguments)
     #expect(second.status == 0, "\(second.stderrText)")
     let reused = try #require(try json(second.stdoutText).first?["thumbnails"] as? [[String: Any]])

@@ -76,4 +76,33 @@ import Testing
       }
     }
   }
+
+  /// A decode made before (a download's validating decode, at ``Thumbnailer/scale(for:sizes:)``)
+  /// gives the very files the source's own decode gives; a decode at another scale (made for other
+  /// sizes) is not used, and the files are still the same.
+  @Test func aDecodeMadeBeforeGivesTheSameFiles() throws {
+    try TestImages.withTemporaryDirectory { directory in
+      let source = directory + "/photo.jpg"
+      try FileManager.default.copyItem(atPath: Fixtures.image("Landscape_1.jpg"), toPath: source)
+      let sizes: [ThumbnailSize] = [.longestSide(64), .longestSide(256)]
+      let thumbnailer = Thumbnailer(options: ThumbnailOptions(size: .longestSide(64)))
+      let header = try ImageDecoder.probe(contentsOf: source)
+      let scale = thumbnailer.scale(for: header, sizes: sizes)
+      #expect(scale.eighths == 4, "256 of 1800 decodes at 1/2")
+      func files(_ made: [ThumbnailResult]) throws -> [Data] {
+        let contents = try made.map { try Data(contentsOf: URL(fileURLWithPath: $0.path)) }
+        for result in made { try FileManager.default.removeItem(atPath: result.path) }
+        return contents
+      }
+      let own = try files(thumbnailer.makeThumbnails(forFileAt: source, sizes: sizes))
+      for eighths in [scale.eighths, 1] {
+        var options = thumbnailer.decodeOptions
+        options.jpegScale = JPEGScale(eighths: eighths)
+        let decoded = try ImageDecoder.decode(contentsOf: source, options: options)
+        let made = try thumbnailer.makeThumbnails(forFileAt: source, sizes: sizes, from: decoded, header: header)
+        #expect(made.map { [$0.width, $0.height] } == [[64, 43], [256, 171]])
+        #expect(try files(made) == own, "a decode at \(eighths)/8")
+      }
+    }
+  }
 }
