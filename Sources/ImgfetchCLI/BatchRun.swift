@@ -118,9 +118,7 @@ final class BatchRun: Sendable {
         outcome.failure = (.fileSystem, message)
         return outcome
       case .local(let file):
-        let (thumbnail, limits, item, sizes) = (
-          settings.thumbnail, settings.decodeLimits, outcome, settings.thumbnailSizes
-        )
+        let (thumbnail, limits, item) = (settings.thumbnail, settings.decodeLimits, outcome)
         return await localWork.run {
           var outcome = item
           LocalItem.examine(
