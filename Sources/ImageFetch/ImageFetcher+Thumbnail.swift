@@ -125,7 +125,7 @@ extension ImageFetcher {
     let entry = files.cache.path(for: source.key)
     guard let kept = Thumbnailer(options: options).existingThumbnails(ofRemovedSourceAt: entry, sizes: sizes)
     else { return nil }
-    let bytes = ThumbnailStamp.read(fromFileAt: kept[0].path).flatMap { ThumbnailStamp.sourceBytes(inKey: $0.key) }
+    let bytes = kept[0].removedSourceBytes
     let original = FetchedFile<ValidatedImage>(
       key: source.key, path: entry, value: nil, isCacheHit: true, byteCount: Int64(bytes ?? 0))
     return FetchedThumbnail(original: original, thumbnails: kept, originalIsKept: false)

@@ -34,6 +34,7 @@ struct ThumbnailReuse {
       var result = ThumbnailResult(
         source: source, path: candidate, width: stamp.width, height: stamp.height, format: encoder.format,
         reused: true)
+      if status == nil { result.removedSourceBytes = ThumbnailStamp.sourceBytes(inKey: stamp.key) }
       if options.makesThumbHash {
         // Its hash from its own small file; one that does not decode is made again.
         guard let pixels = try? ImageDecoder.decode(contentsOf: candidate) else { continue }

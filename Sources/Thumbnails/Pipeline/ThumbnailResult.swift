@@ -21,6 +21,9 @@ public struct ThumbnailResult: Sendable, Equatable {
   /// ``ThumbnailOptions/makesThumbHash`` is set: of the pixels in the file (alpha already
   /// flattened in a JPEG); `nil` otherwise.
   public var thumbHash: ThumbHash?
+  /// The byte count of the source a reused thumbnail's stamp records, when the source is gone
+  /// (``Thumbnailer/existingThumbnails(ofRemovedSourceAt:sizes:)``): read with the stamp, once.
+  package var removedSourceBytes: Int?
 
   /// Creates a result.
   /// - Parameters:
