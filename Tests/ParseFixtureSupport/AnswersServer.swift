@@ -7,9 +7,11 @@ public final class AnswersServer: Sendable {
   public let server: ServerProcess
 
   /// Starts a server (it exits with the test process, `--watch-parent`).
-  public init() async throws {
+  /// - Parameter endlessLimit: Seconds after which its endless and slow answers end (60 when nil).
+  public init(endlessLimit: Int? = nil) async throws {
     let script = TestFiles.root.appendingPathComponent("fuzz/http-answers/server.py").path
-    server = try await ServerProcess.start(["python3", script, "--watch-parent"])
+    let limit = endlessLimit.map { ["--endless-limit", String($0)] } ?? []
+    server = try await ServerProcess.start(["python3", script, "--watch-parent"] + limit)
   }
 
   deinit { server.stop() }

@@ -373,7 +373,7 @@ def exit_with_parent(parent):
 
 
 def main():
-    global LOG, PNG
+    global LOG, PNG, ENDLESS_LIMIT
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
@@ -381,7 +381,10 @@ def main():
                         help="exit when the parent process dies (so a crashed test leaves no server)")
     parser.add_argument("--images", default=os.path.join(here, "..", "..", "Fixtures", "images"))
     parser.add_argument("--log", help="a line per random answer: what was drawn")
+    parser.add_argument("--endless-limit", type=float, default=ENDLESS_LIMIT,
+                        help="seconds after which an endless or slow answer ends (default %(default)s)")
     args = parser.parse_args()
+    ENDLESS_LIMIT = args.endless_limit
     if args.watch_parent:
         threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
     if os.environ.get("NGINX_TEST_HOST_WATCH_PARENT") and not args.watch_parent:
