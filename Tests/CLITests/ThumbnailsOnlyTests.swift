@@ -39,6 +39,14 @@ import Testing
       ] + more)
   }
 
+  /// The fixture's first stored file by its URL: the URL, the cache entry it gets, and the arguments
+  /// of a `--thumbnail 32 --thumbnails-only` run of it.
+  static func firstFileByURL(_ fixture: ParseFixture, cache: URL) -> (url: String, entry: String, arguments: [String]) {
+    let url = fixture.fileURL("0123456789abcdef0123456789abcdef_p000000000.jpg").absoluteString
+    let entry = cache.path + "/" + CacheKey(url: url).fileName
+    return (url, entry, [url, "--cache-dir", cache.path, "--thumbnail", "32", "--thumbnails-only"])
+  }
+
   /// The cache directory's files by name.
   static func files(in cache: URL) throws -> [String: Date] {
     var found: [String: Date] = [:]
@@ -193,9 +201,7 @@ import Testing
     let fixture = try await Self.server(count: 1)
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
-    let url = fixture.fileURL("0123456789abcdef0123456789abcdef_p000000000.jpg").absoluteString
-    let entry = cache.path + "/" + CacheKey(url: url).fileName
-    let arguments = [url, "--cache-dir", cache.path, "--thumbnail", "32", "--thumbnails-only"]
+    let (url, entry, arguments) = Self.firstFileByURL(fixture, cache: cache)
     let before = try runImgfetch(arguments + ["--dry-run"])
     #expect(before.status == 0, "\(before.stderrText)")
     #expect(
@@ -244,9 +250,7 @@ import Testing
     let fixture = try await Self.server(count: 1)
     let cache = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: cache) }
-    let url = fixture.fileURL("0123456789abcdef0123456789abcdef_p000000000.jpg").absoluteString
-    let entry = cache.path + "/" + CacheKey(url: url).fileName
-    let arguments = [url, "--cache-dir", cache.path, "--thumbnail", "32", "--thumbnails-only"]
+    let (_, entry, arguments) = Self.firstFileByURL(fixture, cache: cache)
     _ = try DiskCache(directory: cache.path)  // its CACHEDIR.TAG, so the folder below is in imgfetch's cache
     try FileManager.default.createDirectory(atPath: entry + ".thumb-32.jpg", withIntermediateDirectories: true)
     let failed = try runImgfetch(arguments)

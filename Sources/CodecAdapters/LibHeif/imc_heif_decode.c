@@ -55,12 +55,12 @@ static int32_t heif_failed(struct heif_error error, const char *what, imc_status
   for (size_t i = 0; i < n; i++)
     if (line[i] == '\n' || line[i] == '\r' || line[i] == '\t') line[i] = ' ';
   if (is_shared_reference_before_118(error, line)) {
-    uint32_t version = imc_heif.heif_get_version_number();
+    char version[32] = "";
+    imc_heif_library_version(version, sizeof version);
     imc_status_setf(status, IMC_ERR_UNSUPPORTED,
-                    "%s (libheif %u.%u.%u cannot read this layout, which iOS 18 writes; point IMGFETCH_LIBHEIF "
-                    "at libheif 1.18.1 or later)",
-                    line, (unsigned)(version >> 24 & 0xff), (unsigned)(version >> 16 & 0xff),
-                    (unsigned)(version >> 8 & 0xff));
+                    "%s (libheif %s cannot read this layout, which iOS 18 writes; point IMGFETCH_LIBHEIF at libheif "
+                    "1.18.1 or later)",
+                    line, version);
     return status->code;
   }
   if (what)

@@ -72,7 +72,7 @@ public final class ThumbnailStream {
   /// The options to create the ``/ImageCodecs/StreamingDecoder`` with: 8-bit source channels, the thumbnail's
   /// limits, strict (a thumbnail is made only of a complete, valid image).
   public var decodeOptions: DecodeOptions {
-    DecodeOptions(pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: .full)
+    options.sourceDecodeOptions()
   }
 
   /// The DCT scale for a JPEG with this header: pass this method as the decoder's `scaleForHeader`.

@@ -40,8 +40,7 @@ extension Thumbnailer {
     try pending.checkLimits(header)
     let scale = scale(for: header, sizes: sizes)
     let decoded = try decoding { () throws(DecodeError) in
-      try source.decode(
-        DecodeOptions(pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: scale))
+      try source.decode(options.sourceDecodeOptions(at: scale))
     }
     try pending.render(decoded, header: header, scale: scale)
     return pending.results()
@@ -77,7 +76,7 @@ extension Thumbnailer {
   /// The options of a decode that makes several sizes: the source's pixel format, strict, at full
   /// scale until ``scale(for:sizes:)`` sets it (a ``/ImageCodecs/StreamingDecoder``'s `scaleForHeader`).
   public var decodeOptions: DecodeOptions {
-    DecodeOptions(pixelFormat: .source, limits: options.limits, strictness: .strict, jpegScale: .full)
+    options.sourceDecodeOptions()
   }
 
   /// The shrink-on-load scale one decode for these sizes runs at: the finest any of them needs

@@ -187,7 +187,7 @@ public struct Thumbnailer: Sendable {
       // libpng holds an interlaced image whole until its last pass whichever way it is read, and
       // its one-call read is the faster one; the pixels are the same.
       let decoded = try decoding { () throws(DecodeError) in
-        try source.decode(DecodeOptions(pixelFormat: .source, limits: options.limits, strictness: .strict))
+        try source.decode(options.sourceDecodeOptions())
       }
       let flatten = flattenAlpha ?? !format.storesAlpha
       do {

@@ -112,3 +112,11 @@ public struct ThumbnailOptions: Sendable, Equatable {
     return options
   }
 }
+
+extension ThumbnailOptions {
+  /// The decode every thumbnail is made from: the source's channels, these limits, strict (a
+  /// thumbnail is made only of a complete, valid image), at `scale`.
+  func sourceDecodeOptions(at scale: JPEGScale = .full) -> DecodeOptions {
+    DecodeOptions(pixelFormat: .source, limits: limits, strictness: .strict, jpegScale: scale)
+  }
+}
