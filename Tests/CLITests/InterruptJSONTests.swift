@@ -55,7 +55,6 @@ import Testing
     let part = cache.appendingPathComponent(Self.slow + ".part").path
     // Off the cooperative pool (as InterruptTests): the fast item's line is out and the slow one's
     // bytes are arriving, then the signal.
-    let started = ContinuousClock.now
     let (signalled, stopped) = try await offThePool { () -> (Bool, Bool) in
       let deadline = ContinuousClock.now + .seconds(60)
       while ContinuousClock.now < deadline && process.isRunning {
@@ -73,7 +72,9 @@ import Testing
     let termination = try await offThePool { process.waitUntilExit(limit: .seconds(5)) }
     try #require(signalled, "imgfetch ended (\(termination)) before the signal")
     #expect(stopped, "imgfetch did not stop within 20 s of SIGINT")
-    #expect(ContinuousClock.now - started < .seconds(80))
+    // Cut off, not finished: the trickle (about 87 s) left no entry, only its `.part` (a wall-clock
+    // bound here measured the loaded host: 89.7 s once, for a run signalled and stopped in time).
+    #expect(!FileManager.default.fileExists(atPath: cache.appendingPathComponent(Self.slow).path))
     #expect(termination == .exit(130))
     let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: stdoutPath)), as: UTF8.self)
     let objects = try text.split(separator: "\n").map {
